@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kmsg: identifiers for Linux kernel messages.
+#
+#   make demo      build everything, boot the guest, show the messages
+#   make check     host tests, then the kselftests in the guest
+#
+#   make kernel    unpack Debian's linux-source-6.12, apply kernel-patches/,
+#                  configure (tinyconfig + qemu/kernel.config) and build
+#   make patches   export the commits of build/linux to kernel-patches/
+#   make initramfs the guest's initramfs: busybox, modules, kselftests
+#   make deps      install the Debian packages all of this needs
+#
+# Variables: JOBS (parallel jobs), ACCEL (tcg|kvm|auto), TIMEOUT (guest
+# boot limit in seconds), V=1 (verbose kernel build).
+
+SHELL := /bin/bash
+.DELETE_ON_ERROR:
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+KSRC := $(BUILD)/linux
+KOBJ := $(BUILD)/obj
+MODROOT := $(BUILD)/modroot
+KSELFTEST := $(BUILD)/kselftest
+INITRD := $(BUILD)/initramfs.cpio.gz
+BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+
+JOBS ?= $(shell nproc)
+ACCEL ?= tcg
+TIMEOUT ?= 600
+export CCACHE_DIR ?= $(BUILD)/ccache
+
+KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) -j$(JOBS) \
+	$(if $(shell command -v ccache),CC="ccache gcc") $(if $(V),V=1,-s)
+
+DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev \
+	libssl-dev cpio kmod busybox-static qemu-system-x86 ccache git \
+	xz-utils file perl gzip rsync pkg-config libtraceevent-dev libtracefs-dev \
+	libtracecmd-dev trace-cmd
+
+.PHONY: all deps kernel patches selftests initramfs demo check host-tests \
+	guest-check clean distclean
+
+all: demo
+
+# Check the Debian packages; install the missing ones when root, else
+# print the apt-get line and stop.
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "Missing packages. Run:"; \
+			echo "  sudo apt-get install -y --no-install-recommends" $$missing; \
+			exit 1; \
+		fi; \
+		echo "  APT     install" $$missing; \
+		mkdir -p $(BUILD); \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q --no-install-recommends $$missing >$(BUILD)/apt.log 2>&1 || \
+		{ apt-get update -q >>$(BUILD)/apt.log 2>&1 && \
+		  apt-get install -y -q --no-install-recommends $$missing >>$(BUILD)/apt.log 2>&1; } || \
+		{ tail -n 20 $(BUILD)/apt.log; exit 1; }; \
+	fi
+
+# --- kernel -----------------------------------------------------------------
+
+kernel: deps
+	@kernel-patches/tree.sh prepare $(BUILD) kernel-patches
+	@$(MAKE) -s --no-print-directory $(KOBJ)/.config
+	@echo "  BUILD   bzImage modules (JOBS=$(JOBS))"
+	@$(KMAKE) bzImage modules
+	@rm -rf $(MODROOT)
+	@$(KMAKE) INSTALL_MOD_PATH=$(MODROOT) modules_install >/dev/null
+	@echo "  KERNEL  $$(cat $(KOBJ)/include/config/kernel.release) -> $(BZIMAGE)"
+
+# Reconfigure when the fragment or the tree (HEAD) changed.
+$(KOBJ)/.config: qemu/kernel.config qemu/kconfig.sh $(BUILD)/linux.head
+	@echo "  CONFIG  tinyconfig + qemu/kernel.config"
+	@qemu/kconfig.sh $(KSRC) $(KOBJ) $(TOP)/qemu/kernel.config
+
+patches:
+	@kernel-patches/tree.sh export $(BUILD) kernel-patches
+
+# --- guest ------------------------------------------------------------------
+
+# The selftests live in selftests/; they are built and installed the
+# kernel's standard way, from a copy in the tree's tools/testing/selftests.
+selftests: kernel
+	@$(KMAKE) headers >/dev/null
+	@for t in selftests/*/; do \
+		rsync -a --delete --exclude-from=$$t.gitignore $$t \
+			$(KSRC)/tools/testing/selftests/$$(basename $$t)/; \
+		grep -qx "/tools/testing/selftests/$$(basename $$t)/" $(KSRC)/.git/info/exclude || \
+			echo "/tools/testing/selftests/$$(basename $$t)/" >> $(KSRC)/.git/info/exclude; \
+	done
+	@rm -rf $(KSELFTEST)
+	@echo "  KSFT    $(notdir $(wildcard selftests/*))"
+	@$(MAKE) -s -C $(KSRC)/tools/testing/selftests \
+		TARGETS="$(notdir $(wildcard selftests/*))" \
+		KHDR_INCLUDES="-isystem $(KOBJ)/usr/include" \
+		USERLDFLAGS=-static INSTALL_PATH=$(KSELFTEST) install >/dev/null
+
+initramfs: selftests
+	@qemu/mkinitramfs.sh $(INITRD) $(BUILD)/initramfs $(MODROOT) \
+		$(KSELFTEST) qemu/demo.sh:/demo.sh
+
+RUN = qemu/run.sh --accel $(ACCEL) --timeout $(TIMEOUT)
+
+demo: initramfs
+	@rc=0; $(RUN) --mode demo $(BZIMAGE) $(INITRD) $(BUILD)/demo || rc=$$?; \
+	sed '/^KMSG-GUEST-DONE/d' $(BUILD)/demo/guest.log; \
+	echo "(kernel console: $(BUILD)/demo/console.log)"; exit $$rc
+
+# --- tests ------------------------------------------------------------------
+
+HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh)
+
+check: host-tests guest-check
+	@qemu/ktap-summary.sh --console $(BUILD)/check/console.log \
+		--guest-rc "$$(cat $(BUILD)/check/guest.rc)" \
+		$(BUILD)/check/host-*.tap $(BUILD)/check/guest.log
+
+host-tests: kernel
+	@rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check
+	@for t in $(HOST_TESTS); do \
+		n=$$(echo $$t | tr / -); n=$${n%.sh}; \
+		echo "  TEST    $$t"; \
+		KSRC=$(KSRC) KOBJ=$(KOBJ) $$t > $(BUILD)/check/host-$$n.tap 2>&1 || true; \
+	done
+
+guest-check: initramfs host-tests
+	@rc=0; $(RUN) --mode check $(BZIMAGE) $(INITRD) $(BUILD)/check || rc=$$?; \
+	echo $$rc > $(BUILD)/check/guest.rc
+
+clean:
+	rm -rf $(BUILD)/check $(BUILD)/demo $(BUILD)/initramfs $(INITRD) \
+		$(KSELFTEST) $(MODROOT)
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ktap-summary.sh [--console LOG] [--guest-rc N] FILE...
+#
+# Read (K)TAP output -- host test suites and the guest's kselftest run,
+# where nested results carry one "# " per level -- and print each failed
+# or skipped test, then one closing line:
+#
+#   N passed, N failed, N skipped
+#
+# Only leaf results are counted: a kselftest binary's "ok 1 selftests: x"
+# stands for the results nested under it. A binary that reports fewer
+# results than its plan, fails without any failed result under it, or a
+# "Bail out!" counts as one failure. With --console, the kernel log is
+# searched for oopses, BUGs, WARNINGs, panics and sanitizer reports, each
+# counted as a failure. --guest-rc is run.sh's exit status: a timeout
+# (124) or a guest that never reported (125) is a failure.
+#
+# Exit status: 0 when nothing failed and something passed, 1 otherwise.
+set -uo pipefail
+
+console="" guest_rc=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--console) console=$2; shift 2 ;;
+	--guest-rc) guest_rc=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+
+extra=()
+case $guest_rc in
+0) ;;
+124) extra+=("guest: timed out") ;;
+125) extra+=("guest: ended without reporting a result (crash or panic?)") ;;
+*) extra+=("guest: test job exited with status $guest_rc") ;;
+esac
+if [ -n "$console" ]; then
+	if [ -f "$console" ]; then
+		while IFS= read -r line; do
+			extra+=("kernel: ${line#*] }")
+		done < <(grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|KFENCE:|kernel BUG|Call Trace:|watchdog: BUG|INFO: task .* blocked' "$console" |
+			grep -v 'Call Trace:' | head -n 20)
+	else
+		extra+=("kernel: no console log $console")
+	fi
+fi
+
+counts=$(mktemp)
+trap 'rm -f "$counts"' EXIT
+for f in "$@"; do
+	[ -f "$f" ] || { extra+=("$f: missing"); continue; }
+	awk -v file="$(basename "$f")" -v counts="$counts" '
+	function depth(s,   d) {
+		d = 0
+		while (substr(s, 1, 2) == "# ") { s = substr(s, 3); d++ }
+		rest = s
+		return d
+	}
+	function fail(msg) { nfail++; print "FAIL: " file ": " msg }
+	function close_children(d, name, ok) {
+		# results at depth d+1 belong to this one
+		if (plan[d + 1] != "" && cnt[d + 1] < plan[d + 1])
+			fail(name ": only " cnt[d + 1] " of " plan[d + 1] " results reported")
+		else if (!ok && bad[d + 1] == 0)
+			fail(name ": failed without a failing test")
+		cnt[d + 1] = 0; bad[d + 1] = 0; plan[d + 1] = ""
+	}
+	{
+		d = depth($0)
+		if (rest ~ /^1\.\.[0-9]+/) {
+			split(substr(rest, 4), a, /[^0-9]/)
+			plan[d] = a[1] + 0; cnt[d] = 0; bad[d] = 0
+			next
+		}
+		if (rest ~ /^Bail out!/) { fail(rest); next }
+		if (rest !~ /^(not )?ok( |$)/)
+			next
+		ok = rest !~ /^not /
+		name = rest
+		sub(/^(not )?ok *[0-9]* *(- )?/, "", name)
+		skip = (name ~ /# *[Ss][Kk][Ii][Pp]/)
+		if (cnt[d + 1] > 0 || plan[d + 1] != "") {
+			close_children(d, name, ok)
+		} else if (skip) {
+			nskip++; print "SKIP: " file ": " name
+		} else if (ok) {
+			npass++
+		} else {
+			fail(name)
+		}
+		cnt[d]++
+		if (!ok && !skip) bad[d]++
+	}
+	END {
+		if (plan[0] != "" && cnt[0] < plan[0])
+			fail("only " cnt[0] " of " plan[0] " results reported")
+		if (plan[0] == "" && cnt[0] == 0)
+			fail("no test results")
+		printf "%d %d %d\n", npass, nfail, nskip >> counts
+	}' "$f" || extra+=("$f: cannot be parsed")
+done
+
+pass=0 failed=0 skipped=0
+while read -r p fl s; do
+	pass=$((pass + p)) failed=$((failed + fl)) skipped=$((skipped + s))
+done < "$counts"
+for e in "${extra[@]}"; do
+	echo "FAIL: $e"
+	failed=$((failed + 1))
+done
+echo "$pass passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$pass" -gt 0 ]

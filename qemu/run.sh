@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [options] KERNEL INITRD OUTDIR
+#
+# Boot the kmsg guest once and wait for it to finish.
+#
+#   --mode MODE     check | demo | probe | shell   (default: check)
+#   --timeout SEC   hard limit for the whole boot  (default: 600)
+#   --smp N         CPUs                           (default: 2)
+#   --accel A       tcg | kvm | auto               (default: tcg)
+#   --append ARGS   extra kernel command line
+#
+# TCG is the default: on these machines /dev/kvm exists but nested KVM
+# fails. --accel auto uses KVM only if a short probe boot with it
+# succeeds (the answer is cached in OUTDIR/../kvm.ok or kvm.bad).
+#
+# OUTDIR gets console.log (ttyS0: the kernel console, whole) and
+# guest.log (ttyS1: what the guest's job printed). The exit status is
+# the job's ("KMSG-GUEST-DONE rc=N" on ttyS1); 124 on timeout, 125 when
+# the guest ended without reporting.
+set -euo pipefail
+
+mode=check timeout=600 smp=2 accel=tcg append=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--mode) mode=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--accel) accel=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 3 ] || { sed -n '4,22p' "$0" >&2; exit 2; }
+kernel=$1 initrd=$2 outdir=$3
+mkdir -p "$outdir"
+
+# boot MODE ACCEL TIMEOUT OUTDIR
+boot() {
+	local m=$1 a=$2 t=$3 o=$4 cpu=max rc=0
+	[ "$a" = kvm ] && cpu=host
+	rm -f "$o/console.log" "$o/guest.log"
+	timeout --kill-after=10 "$t" qemu-system-x86_64 \
+		-accel "$a" -cpu "$cpu" -smp "$smp" -m 512 \
+		-nodefaults -no-reboot -display none -monitor none \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 oops=panic no_hash_pointers kmsg_mode=$m $append" \
+		-serial "file:$o/console.log" -serial "file:$o/guest.log" \
+		</dev/null || rc=$?
+	return $rc
+}
+
+if [ "$accel" = auto ]; then
+	accel=tcg
+	cache=$(dirname "$outdir")
+	if [ -f "$cache/kvm.ok" ]; then
+		accel=kvm
+	elif [ ! -f "$cache/kvm.bad" ] && [ -w /dev/kvm ]; then
+		if boot probe kvm 20 "$outdir" >/dev/null 2>&1 &&
+		   grep -q 'KMSG-GUEST-DONE rc=0' "$outdir/guest.log"; then
+			touch "$cache/kvm.ok"
+			accel=kvm
+		else
+			touch "$cache/kvm.bad"
+		fi
+	fi
+fi
+
+echo "  QEMU    mode=$mode accel=$accel smp=$smp timeout=${timeout}s -> $outdir"
+rc=0
+boot "$mode" "$accel" "$timeout" "$outdir" || rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	echo "run.sh: guest did not finish within ${timeout}s (console: $outdir/console.log)" >&2
+	exit 124
+fi
+result=$(sed -n 's/.*KMSG-GUEST-DONE rc=\([0-9]*\).*/\1/p' "$outdir/guest.log" 2>/dev/null | tail -n 1)
+if [ -z "$result" ]; then
+	echo "run.sh: guest ended without reporting a result (qemu exit $rc; console: $outdir/console.log)" >&2
+	tail -n 20 "$outdir/console.log" >&2 || true
+	exit 125
+fi
+exit "$result"
