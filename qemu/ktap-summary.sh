@@ -58,7 +58,11 @@ for f in "$@"; do
 		rest = s
 		return d
 	}
-	function fail(msg) { nfail++; print "FAIL: " file ": " msg }
+	function fail(msg,   i) {
+		nfail++; print "FAIL: " file ": " msg
+		for (i = 1; i <= ndiag; i++) print "      " diag[i]
+		ndiag = 0
+	}
 	function close_children(d, name, ok) {
 		# results at depth d+1 belong to this one
 		if (plan[d + 1] != "" && cnt[d + 1] < plan[d + 1])
@@ -75,8 +79,14 @@ for f in "$@"; do
 			next
 		}
 		if (rest ~ /^Bail out!/) { fail(rest); next }
-		if (rest !~ /^(not )?ok( |$)/)
+		if (rest !~ /^(not )?ok( |$)/) {
+			# keep the harness diagnostics of the running test
+			if (d > 0 && rest !~ /^ *(RUN|OK|FAIL|SKIP) / &&
+			    rest !~ /^(TAP version|selftests:|timeout set|overriding timeout|Starting|Totals|PASSED|FAILED|$)/ &&
+			    ndiag < 5)
+				diag[++ndiag] = rest
 			next
+		}
 		ok = rest !~ /^not /
 		name = rest
 		sub(/^(not )?ok *[0-9]* *(- )?/, "", name)
@@ -92,6 +102,7 @@ for f in "$@"; do
 		}
 		cnt[d]++
 		if (!ok && !skip) bad[d]++
+		ndiag = 0
 	}
 	END {
 		if (plan[0] != "" && cnt[0] < plan[0])

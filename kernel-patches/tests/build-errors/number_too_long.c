@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0
+#define KMSG_COMPONENT "kmsgbuild"
+#include <linux/kmsg.h>
+
+void kmsgbuild_bad(void);
+void kmsgbuild_bad(void)
+{
+	kmsg_info(1234567890, "ten digits\n");
+}
