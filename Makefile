@@ -88,6 +88,10 @@ patches:
 
 # The selftests live in selftests/; they are built and installed the
 # kernel's standard way, from a copy in the tree's tools/testing/selftests.
+# KSFT_TREE_TARGETS are the kernel's own selftests that cover code the
+# series changes (lib: test_printf for vsprintf and vbin_printf).
+OWN_TARGETS := $(notdir $(wildcard selftests/*))
+KSFT_TREE_TARGETS := lib
 selftests: kernel
 	@$(KMAKE) headers >/dev/null
 	@for t in selftests/*/; do \
@@ -97,9 +101,9 @@ selftests: kernel
 			echo "/tools/testing/selftests/$$(basename $$t)/" >> $(KSRC)/.git/info/exclude; \
 	done
 	@rm -rf $(KSELFTEST)
-	@echo "  KSFT    $(notdir $(wildcard selftests/*))"
+	@echo "  KSFT    $(OWN_TARGETS) $(KSFT_TREE_TARGETS)"
 	@$(MAKE) -s -C $(KSRC)/tools/testing/selftests \
-		TARGETS="$(notdir $(wildcard selftests/*))" \
+		TARGETS="$(OWN_TARGETS) $(KSFT_TREE_TARGETS)" \
 		KHDR_INCLUDES="-isystem $(KOBJ)/usr/include" \
 		USERLDFLAGS=-static INSTALL_PATH=$(KSELFTEST) install >/dev/null
 

@@ -8,6 +8,8 @@ say() { printf '\n=== %s\n' "$*"; }
 say "Linux $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 say "modprobe kmsgtest; echo all > /sys/kernel/debug/kmsgtest/fire"
 modprobe kmsgtest || exit 1
+inst=/sys/kernel/tracing/instances/kmsg-demo
+mkdir "$inst" && echo 1 > "$inst/events/kmsg/kmsg/enable"
 mark=$(dmesg | wc -l)
 echo all > /sys/kernel/debug/kmsgtest/fire || exit 1
 
@@ -35,3 +37,9 @@ cut -c1-110 /sys/kernel/debug/kmsg/index/kmsgtest
 
 say "printk index: the same messages, with their prefix"
 grep 'kmsgtest\.' /sys/kernel/debug/printk/index/kmsgtest | cut -c1-110
+
+say "the kmsg:kmsg trace events (tracefs instance kmsg-demo)"
+grep -v '^#' "$inst/trace" | cut -c1-150
+cat /sys/kernel/tracing/events/kmsg/kmsg/format
+echo 0 > "$inst/events/kmsg/kmsg/enable"
+rmdir "$inst"

@@ -24,7 +24,7 @@ cp "$busybox" "$root/bin/busybox"
 for applet in $("$busybox" --list); do
 	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
 done
-ln -s ../bin/busybox "$root/sbin/modprobe"
+install -m 755 "$here/modprobe" "$root/sbin/modprobe"
 cp "$here/init" "$root/init"
 chmod 755 "$root/init"
 [ -d "$modroot/lib/modules" ] && cp -a "$modroot/lib/modules" "$root/lib/"

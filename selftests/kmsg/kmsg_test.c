@@ -86,6 +86,10 @@ static const struct expected_msg expected[] = {
 	  false, false, "emergency drill %d of %d, no action needed\\n" },
 	/* prefix form: a plain printk(), not in the kmsg index */
 	{ 14, 4, "kmsgtest.14: prefix form still works", false, false, NULL },
+	{ 15, 6, "kmsgtest.15: buffer [wxyz] [wx]", false, false,
+	  "buffer [%.*s] [%.2s]\\n" },
+	{ 16, 6, "kmsgtest.16: context task cpu [0-9]*", true, false,
+	  "context %s cpu %d\\n" },
 	{ 20, 3, DEV_PREFIX "kmsgtest.20: device 4711: request 5 timed out",
 	  false, true, "device %x: request %d timed out\\n" },
 	{ 21, 6, DEV_PREFIX "kmsgtest.21: device 4711: 2 of 4 paths online",
@@ -249,8 +253,10 @@ MSG_VARIANT(10, 11);
 MSG_VARIANT(11, 12);
 MSG_VARIANT(12, 13);
 MSG_VARIANT(13, 14);
-MSG_VARIANT(14, 20);
-MSG_VARIANT(15, 21);
+MSG_VARIANT(14, 15);
+MSG_VARIANT(15, 16);
+MSG_VARIANT(16, 20);
+MSG_VARIANT(17, 21);
 
 FIXTURE_SETUP(message)
 {
