@@ -9,6 +9,7 @@
 #                  configure (tinyconfig + qemu/kernel.config) and build
 #   make patches   export the commits of build/linux to kernel-patches/
 #   make initramfs the guest's initramfs: busybox, modules, kselftests
+#   make bench     benchmarks (guest: cost of a message next to printk)
 #   make deps      install the Debian packages all of this needs
 #
 # Variables: JOBS (parallel jobs), ACCEL (tcg|kvm|auto), TIMEOUT (guest
@@ -39,7 +40,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev \
 	xz-utils file perl gzip rsync pkg-config libtraceevent-dev libtracefs-dev \
 	libtracecmd-dev trace-cmd
 
-.PHONY: all deps kernel patches selftests initramfs demo check host-tests \
+.PHONY: all deps kernel patches selftests initramfs demo bench check host-tests \
 	guest-check clean distclean
 
 all: demo
@@ -109,7 +110,7 @@ selftests: kernel
 
 initramfs: selftests
 	@qemu/mkinitramfs.sh $(INITRD) $(BUILD)/initramfs $(MODROOT) \
-		$(KSELFTEST) qemu/demo.sh:/demo.sh
+		$(KSELFTEST) qemu/demo.sh:/demo.sh qemu/bench.sh:/bench.sh
 
 RUN = qemu/run.sh --accel $(ACCEL) --timeout $(TIMEOUT)
 
@@ -117,6 +118,16 @@ demo: initramfs
 	@rc=0; $(RUN) --mode demo $(BZIMAGE) $(INITRD) $(BUILD)/demo || rc=$$?; \
 	sed '/^KMSG-GUEST-DONE/d' $(BUILD)/demo/guest.log; \
 	echo "(kernel console: $(BUILD)/demo/console.log)"; exit $$rc
+
+# Time per message inside the guest, as ratios to printk().
+bench: initramfs
+	@rc=0; $(RUN) --mode bench $(BZIMAGE) $(INITRD) $(BUILD)/bench || rc=$$?; \
+	awk '/^RESULT/ { ns[$$2] = $$3; order[++n] = $$2 } \
+	END { if (!ns["printk"]) { print "bench: no printk result"; exit 1 } \
+	      printf "%-14s %10s %8s\n", "mode", "ns/msg", "ratio"; \
+	      for (i = 1; i <= n; i++) \
+		printf "%-14s %10d %7.3fx\n", order[i], ns[order[i]], ns[order[i]] / ns["printk"] }' \
+		$(BUILD)/bench/guest.log; exit $$rc
 
 # --- tests ------------------------------------------------------------------
 

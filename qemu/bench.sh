@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# In the guest: time per message of printk(), kmsg_info() with the
+# kmsg:kmsg event off and on, and trace_printk(), with kmsgbench.
+# Console output is suppressed by the console log level, so that the
+# console does not dominate. Prints "RESULT mode ns_per_message" lines,
+# the median of REPS runs of COUNT messages each.
+COUNT=${COUNT:-20000}
+REPS=${REPS:-9}
+run=/sys/kernel/debug/kmsgbench/run
+inst=/sys/kernel/tracing/instances/kmsgbench
+
+echo "1 4 1 7" > /proc/sys/kernel/printk
+modprobe kmsgbench || exit 1
+mkdir "$inst" || exit 1
+echo 4096 > "$inst/buffer_size_kb"
+
+# one MODE: the ns/message of one run
+one() {
+	echo "$1 $COUNT" > "$run" && cut -d' ' -f4 "$run"
+}
+
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# Runs interleave the modes, so that drift of the host affects them alike
+i=0
+while [ $i -lt "$REPS" ]; do
+	for mode in printk kmsg-off kmsg-on trace_printk; do
+		case $mode in
+		kmsg-on) echo 1 > "$inst/events/kmsg/kmsg/enable"; ns=$(one kmsg) ;;
+		kmsg-off) ns=$(one kmsg) ;;
+		*) ns=$(one "$mode") ;;
+		esac
+		echo 0 > "$inst/events/kmsg/kmsg/enable"
+		echo > "$inst/trace"
+		echo > /sys/kernel/tracing/trace
+		echo "$mode $ns" >> /tmp/bench.raw
+	done
+	i=$((i + 1))
+done
+for mode in printk kmsg-off kmsg-on trace_printk; do
+	grep "^$mode " /tmp/bench.raw | cut -d' ' -f2 | median | sed "s/^/RESULT $mode /"
+done
+rmdir "$inst"
