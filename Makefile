@@ -35,13 +35,13 @@ export CCACHE_DIR ?= $(BUILD)/ccache
 KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) -j$(JOBS) \
 	$(if $(shell command -v ccache),CC="ccache gcc") $(if $(V),V=1,-s)
 
-DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev \
+DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python3 \
 	libssl-dev cpio kmod busybox-static qemu-system-x86 ccache git \
 	xz-utils file perl gzip rsync pkg-config libtraceevent-dev libtracefs-dev \
 	libtracecmd-dev trace-cmd
 
-.PHONY: all deps kernel patches selftests initramfs demo bench check host-tests \
-	guest-check clean distclean
+.PHONY: all deps kernel patches selftests tools initramfs demo bench check \
+	host-tests guest-check record-tests clean distclean
 
 all: demo
 
@@ -106,11 +106,21 @@ selftests: kernel
 	@$(MAKE) -s -C $(KSRC)/tools/testing/selftests \
 		TARGETS="$(OWN_TARGETS) $(KSFT_TREE_TARGETS)" \
 		KHDR_INCLUDES="-isystem $(KOBJ)/usr/include" \
+		KMSG_LIB=$(TOP)/tools/lib \
 		USERLDFLAGS=-static INSTALL_PATH=$(KSELFTEST) install >/dev/null
 
-initramfs: selftests
+# --- tools ------------------------------------------------------------------
+
+TOOLS := $(BUILD)/tools
+tools: deps
+	@echo "  TOOLS   kmsg plugin_kmsg.so kmsg-static"
+	@$(MAKE) -s -C tools O=$(TOOLS) all static
+
+initramfs: selftests tools
 	@qemu/mkinitramfs.sh $(INITRD) $(BUILD)/initramfs $(MODROOT) \
-		$(KSELFTEST) qemu/demo.sh:/demo.sh qemu/bench.sh:/bench.sh
+		$(KSELFTEST) qemu/demo.sh:/demo.sh qemu/bench.sh:/bench.sh \
+		qemu/record.sh:/record.sh $(TOOLS)/kmsg-static:/usr/bin/kmsg \
+		elf:/usr/bin/trace-cmd
 
 RUN = qemu/run.sh --accel $(ACCEL) --timeout $(TIMEOUT)
 
@@ -131,24 +141,39 @@ bench: initramfs
 
 # --- tests ------------------------------------------------------------------
 
-HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh)
+HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
+	tools/tests/run.sh
+# host tests of what the guest recorded (trace.dat, /dev/kmsg text)
+RECORD_TESTS := tools/tests/guest-record.sh
+CHECK := $(BUILD)/check
 
-check: host-tests guest-check
-	@qemu/ktap-summary.sh --console $(BUILD)/check/console.log \
-		--guest-rc "$$(cat $(BUILD)/check/guest.rc)" \
-		$(BUILD)/check/host-*.tap $(BUILD)/check/guest.log
+check: host-tests guest-check record-tests
+	@qemu/ktap-summary.sh --console $(CHECK)/console.log \
+		--guest-rc "$$(cat $(CHECK)/guest.rc)" \
+		$(CHECK)/host-*.tap $(CHECK)/guest.log
 
-host-tests: kernel
-	@rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check
-	@for t in $(HOST_TESTS); do \
+# run-tests DIR TESTS: each test's TAP output in DIR/host-<name>.tap
+run-tests = for t in $(2); do \
 		n=$$(echo $$t | tr / -); n=$${n%.sh}; \
 		echo "  TEST    $$t"; \
-		KSRC=$(KSRC) KOBJ=$(KOBJ) $$t > $(BUILD)/check/host-$$n.tap 2>&1 || true; \
+		KSRC=$(KSRC) KOBJ=$(KOBJ) TOOLS=$(TOOLS) RECORD=$(CHECK)/record \
+			$$t > $(1)/host-$$n.tap 2>&1 || true; \
 	done
 
+host-tests: kernel tools
+	@rm -rf $(CHECK) && mkdir -p $(CHECK)
+	@$(call run-tests,$(CHECK),$(HOST_TESTS))
+
 guest-check: initramfs host-tests
-	@rc=0; $(RUN) --mode check $(BZIMAGE) $(INITRD) $(BUILD)/check || rc=$$?; \
-	echo $$rc > $(BUILD)/check/guest.rc
+	@rm -f $(CHECK)/disk.img && truncate -s 256M $(CHECK)/disk.img
+	@rc=0; $(RUN) --mode check --disk $(CHECK)/disk.img $(BZIMAGE) \
+		$(INITRD) $(CHECK) || rc=$$?; \
+	echo $$rc > $(CHECK)/guest.rc
+	@mkdir -p $(CHECK)/record && \
+		tar xf $(CHECK)/disk.img -C $(CHECK)/record 2>/dev/null || true
+
+record-tests: guest-check
+	@$(call run-tests,$(CHECK),$(RECORD_TESTS))
 
 clean:
 	rm -rf $(BUILD)/check $(BUILD)/demo $(BUILD)/initramfs $(INITRD) \

@@ -6,7 +6,9 @@
 # Build the guest's initramfs in STAGING: busybox (static) with its
 # applets in /bin and /sbin, /init, the kernel modules installed under
 # MODROOT, the kselftests installed in KSELFTEST (run_kselftest.sh and
-# friends) as /kselftest, and any extra FILE copied to DEST.
+# friends) as /kselftest, and any extra FILE copied to DEST. A FILE
+# given as elf:PATH is a dynamic executable of this machine, copied to
+# PATH with the shared libraries it needs.
 set -euo pipefail
 out=$1 root=$2 modroot=$3 kselftest=$4
 shift 4
@@ -29,8 +31,18 @@ cp "$here/init" "$root/init"
 chmod 755 "$root/init"
 [ -d "$modroot/lib/modules" ] && cp -a "$modroot/lib/modules" "$root/lib/"
 cp -a "$kselftest" "$root/kselftest"
+copy_elf() {
+	local lib
+	install -D -m 755 "$1" "$root$1"
+	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] || install -D -m 755 "$(realpath "$lib")" "$root$lib"
+	done
+}
 for spec in "$@"; do
-	install -D -m 755 "${spec%%:*}" "$root/${spec#*:}"
+	case $spec in
+	elf:*) copy_elf "${spec#elf:}" ;;
+	*) install -D -m 755 "${spec%%:*}" "$root/${spec#*:}" ;;
+	esac
 done
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 > "$out.tmp"

@@ -10,6 +10,7 @@
 #   --smp N         CPUs                           (default: 2)
 #   --accel A       tcg | kvm | auto               (default: tcg)
 #   --append ARGS   extra kernel command line
+#   --disk FILE     attach FILE as a raw virtio disk (/dev/vda)
 #
 # TCG is the default: on these machines /dev/kvm exists but nested KVM
 # fails. --accel auto uses KVM only if a short probe boot with it
@@ -21,7 +22,7 @@
 # the guest ended without reporting.
 set -euo pipefail
 
-mode=check timeout=600 smp=2 accel=tcg append=""
+mode=check timeout=600 smp=2 accel=tcg append="" disk=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;
@@ -29,19 +30,21 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--disk) disk=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 3 ] || { sed -n '4,22p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '4,23p' "$0" >&2; exit 2; }
 kernel=$1 initrd=$2 outdir=$3
 mkdir -p "$outdir"
 
 # boot MODE ACCEL TIMEOUT OUTDIR
 boot() {
-	local m=$1 a=$2 t=$3 o=$4 cpu=max rc=0
+	local m=$1 a=$2 t=$3 o=$4 cpu=max rc=0 drive=()
 	[ "$a" = kvm ] && cpu=host
+	[ -n "$disk" ] && drive=(-drive "file=$disk,format=raw,if=virtio")
 	rm -f "$o/console.log" "$o/guest.log"
 	timeout --kill-after=10 "$t" qemu-system-x86_64 \
 		-accel "$a" -cpu "$cpu" -smp "$smp" -m 512 \
@@ -49,7 +52,7 @@ boot() {
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic no_hash_pointers kmsg_mode=$m $append" \
 		-serial "file:$o/console.log" -serial "file:$o/guest.log" \
-		</dev/null || rc=$?
+		"${drive[@]}" </dev/null || rc=$?
 	return $rc
 }
 

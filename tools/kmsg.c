@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg - rebuild kernel messages from kmsg:kmsg trace events
+ *
+ *   kmsg live    stream messages from a tracefs instance of its own
+ *   kmsg report  read a trace.dat recorded with trace-cmd
+ *
+ * See kmsg(1).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+#ifndef KMSG_NO_TRACECMD
+#include <trace-cmd.h>
+#endif
+
+#include "kmsg_event.h"
+#include "kmsg_json.h"
+#include "kmsg_ksyms.h"
+#include "kmsg_render.h"
+#include "kmsg_strbuf.h"
+#include "kmsg_text.h"
+
+#define KMSG_VERSION "0.1"
+
+enum color { COLOR_NEVER, COLOR_ALWAYS, COLOR_AUTO };
+
+struct options {
+	bool json;
+	enum color color;
+	long count;		/* stop after this many messages, 0: never */
+	double duration;	/* stop after this many seconds, 0: never */
+	const char *component;	/* only this component */
+	const char *id_comp;	/* --id: component and number range */
+	unsigned int id_lo, id_hi;
+	unsigned int levels;	/* bit per level to show */
+	bool errno_numbers;	/* %pe as numbers (!CONFIG_SYMBOLIC_ERRNAME) */
+	const char *kallsyms;	/* symbols for %ps/%pS from this file */
+};
+
+struct state {
+	struct options *opt;
+	struct kmsg_event ev;
+	struct kmsg_render_opts ropts;
+	struct tep_handle *tep;
+	struct kmsg_strbuf line, text;
+	long shown;
+	unsigned long long lost;
+	long bad;
+	bool use_color;
+	bool done;
+};
+
+static volatile sig_atomic_t stop_requested;
+static struct tracefs_instance *live_instance;
+
+static const char *prog = "kmsg";
+
+static void usage_main(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s COMMAND [OPTIONS]\n"
+		"Rebuild kernel messages from kmsg:kmsg trace events.\n\n"
+		"Commands:\n"
+		"  live         stream messages as the kernel prints them\n"
+		"  report FILE  read a trace.dat recorded with trace-cmd\n\n"
+		"'%s COMMAND --help' describes a command. See kmsg(1).\n",
+		prog, prog);
+}
+
+static void usage_filters(FILE *f)
+{
+	fputs("Output:\n"
+	      "  -J, --json             one JSON object per line (see kmsg(1))\n"
+	      "      --color[=WHEN]     auto (default), always or never\n"
+	      "      --errno-numbers    %pe as -19 rather than -ENODEV\n"
+	      "  -k, --kallsyms FILE    symbols for %ps and %pS from FILE, in\n"
+	      "                         /proc/kallsyms format (with module names)\n"
+	      "Filters:\n"
+	      "  -c, --component NAME   only messages of component NAME\n"
+	      "  -i, --id COMP.N[-M]    only message COMP.N (or COMP.N to COMP.M)\n"
+	      "  -l, --level LIST       only these levels: emerg,alert,crit,err,\n"
+	      "                         warn,notice,info,debug or 0-7\n"
+	      "  -h, --help             this text\n", f);
+}
+
+static void usage_live(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s live [OPTIONS]\n"
+		"Stream kmsg messages until interrupted. Uses a tracefs instance\n"
+		"of its own (removed on exit); needs root.\n\n"
+		"  -n, --count N          stop after N messages\n"
+		"  -d, --duration S       stop after S seconds\n", prog);
+	usage_filters(f);
+}
+
+static void usage_report(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s report [OPTIONS] FILE\n"
+		"Print the kmsg messages of a trace.dat recorded with\n"
+		"'trace-cmd record -e kmsg:kmsg'.\n\n"
+		"  -n, --count N          stop after N messages\n", prog);
+	usage_filters(f);
+}
+
+static int parse_level(const char *s)
+{
+	static const char * const names[] = {
+		"emerg", "alert", "crit", "err", "warn", "notice", "info",
+		"debug",
+	};
+	int i;
+
+	if (s[0] >= '0' && s[0] <= '7' && !s[1])
+		return s[0] - '0';
+	for (i = 0; i < 8; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	if (!strcmp(s, "warning"))
+		return 4;
+	return -1;
+}
+
+static int parse_levels(const char *list, unsigned int *mask)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int l, ret = 0;
+
+	if (!copy)
+		return -1;
+	*mask = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		l = parse_level(tok);
+		if (l < 0) {
+			fprintf(stderr, "%s: unknown level '%s'\n", prog, tok);
+			ret = -1;
+			break;
+		}
+		*mask |= 1U << l;
+	}
+	free(copy);
+	return ret;
+}
+
+/* "comp.N" or "comp.N-M" */
+static int parse_id(const char *s, struct options *o)
+{
+	const char *dot = strrchr(s, '.');
+	char *end;
+	unsigned long lo, hi;
+
+	if (!dot || dot == s)
+		return -1;
+	errno = 0;
+	lo = strtoul(dot + 1, &end, 10);
+	hi = lo;
+	if (*end == '-')
+		hi = strtoul(end + 1, &end, 10);
+	if (errno || *end || end == dot + 1 || hi < lo || hi > UINT_MAX)
+		return -1;
+	o->id_comp = strndup(s, dot - s);
+	o->id_lo = lo;
+	o->id_hi = hi;
+	return o->id_comp ? 0 : -1;
+}
+
+static bool str_eq(const struct kmsg_str *a, const char *b)
+{
+	return a->len == strlen(b) && !memcmp(a->s, b, a->len);
+}
+
+static bool wanted(const struct options *o, const struct kmsg_msg *m)
+{
+	if (!(o->levels & (1U << m->level)))
+		return false;
+	if (o->component && !str_eq(&m->component, o->component))
+		return false;
+	if (o->id_comp && (!str_eq(&m->component, o->id_comp) ||
+			   m->number < o->id_lo || m->number > o->id_hi))
+		return false;
+	return true;
+}
+
+/* dmesg's colors: alert and emerg reversed red, crit bold red, ... */
+static const char *level_color(unsigned int level)
+{
+	static const char * const colors[8] = {
+		"\033[7;31m", "\033[7;31m", "\033[1;31m", "\033[31m",
+		"\033[1m", "", "", "",
+	};
+
+	return level < 8 ? colors[level] : "";
+}
+
+static const char *comm_of(struct state *st, int pid)
+{
+	if (!pid)
+		return "<idle>";
+	if (!tep_is_pid_registered(st->tep, pid))
+		return "<...>";
+	return tep_data_comm_from_pid(st->tep, pid);
+}
+
+static int print_text(struct state *st, const struct kmsg_msg *m)
+{
+	const char *c = st->use_color ? level_color(m->level) : "";
+	bool colored = st->use_color && *c;
+
+	st->line.len = 0;
+	if (kmsg_strbuf_printf(&st->line, "%s[%5llu.%06llu]%s %-6s ",
+			       st->use_color ? "\033[32m" : "",
+			       m->ts / 1000000000ULL,
+			       m->ts % 1000000000ULL / 1000,
+			       st->use_color ? "\033[0m" : "",
+			       kmsg_level_name(m->level)) < 0 ||
+	    (colored && kmsg_strbuf_puts(&st->line, c)) ||
+	    kmsg_strbuf_putn(&st->line, st->text.buf, st->text.len) ||
+	    (colored && kmsg_strbuf_puts(&st->line, "\033[0m")) ||
+	    (m->flags & KMSG_EVENT_TRUNCATED &&
+	     kmsg_strbuf_puts(&st->line, " <?truncated?>")) ||
+	    kmsg_strbuf_putc(&st->line, '\n'))
+		return -ENOMEM;
+	return fwrite(st->line.buf, 1, st->line.len, stdout) == st->line.len ?
+		0 : -EIO;
+}
+
+static int print_json(struct state *st, const struct kmsg_msg *m,
+		      const struct kmsg_args *args)
+{
+	st->line.len = 0;
+	if (kmsg_json_msg(&st->line, m, comm_of(st, m->pid), st->text.buf,
+			  st->text.len, args) ||
+	    kmsg_strbuf_putc(&st->line, '\n'))
+		return -ENOMEM;
+	return fwrite(st->line.buf, 1, st->line.len, stdout) == st->line.len ?
+		0 : -EIO;
+}
+
+static void bad_record(struct state *st, struct tep_record *rec,
+		       const char *why)
+{
+	st->bad++;
+	fprintf(stderr, "%s: cpu %d ts %llu: %s\n", prog, rec->cpu,
+		rec->ts, why);
+}
+
+/* One record of any event: print it if it is a wanted kmsg message */
+static int handle_record(struct state *st, struct tep_record *rec)
+{
+	struct kmsg_args args;
+	struct kmsg_msg m;
+	char err[256];
+	int ret;
+
+	if (st->done || !kmsg_event_match(&st->ev, rec))
+		return 0;
+	if (kmsg_event_decode(&st->ev, rec, &m, err, sizeof(err))) {
+		bad_record(st, rec, err);
+		return 0;
+	}
+	if (!wanted(st->opt, &m))
+		return 0;
+	st->text.len = 0;
+	ret = kmsg_msg_text(&st->text, &m, NULL, &st->ropts, &args);
+	if (ret < 0)
+		return ret;
+	ret = st->opt->json ? print_json(st, &m, &args) : print_text(st, &m);
+	if (ret)
+		return ret;
+	if (st->opt->count && ++st->shown >= st->opt->count)
+		st->done = true;
+	return 0;
+}
+
+static void report_lost(struct state *st, int cpu, long long missed)
+{
+	if (missed > 0) {
+		st->lost += missed;
+		fprintf(stderr, "CPU:%d [%lld EVENTS DROPPED]\n", cpu, missed);
+	} else {
+		fprintf(stderr, "CPU:%d [EVENTS DROPPED]\n", cpu);
+	}
+}
+
+static int state_init(struct state *st, struct options *o,
+		      struct tep_handle *tep)
+{
+	char err[256];
+
+	memset(st, 0, sizeof(*st));
+	st->opt = o;
+	st->tep = tep;
+	if (kmsg_event_init(&st->ev, tep, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return -1;
+	}
+	st->ropts.long_size = tep_get_long_size(tep) ?: (int)sizeof(long);
+	st->ropts.symbolic_errname = !o->errno_numbers;
+	st->use_color = o->color == COLOR_ALWAYS ||
+		(o->color == COLOR_AUTO && isatty(STDOUT_FILENO));
+	return 0;
+}
+
+static void state_free(struct state *st)
+{
+	kmsg_strbuf_free(&st->line);
+	kmsg_strbuf_free(&st->text);
+}
+
+static int finish(struct state *st, int ret)
+{
+	fflush(stdout);
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(-ret));
+		return 1;
+	}
+	if (st->bad)
+		fprintf(stderr, "%s: %ld records could not be decoded\n", prog,
+			st->bad);
+	return st->bad ? 2 : 0;
+}
+
+/* --- live ---------------------------------------------------------- */
+
+static int live_record(struct tep_event *event, struct tep_record *rec,
+		       int cpu, void *data)
+{
+	struct state *st = data;
+	int ret;
+
+	(void)event;
+	(void)cpu;
+	ret = handle_record(st, rec);
+	if (ret || st->done || stop_requested) {
+		tracefs_iterate_stop(live_instance);
+		return ret ? -1 : 1;
+	}
+	return 0;
+}
+
+static int live_missed(struct tep_event *event, struct tep_record *rec,
+		       int cpu, void *data)
+{
+	(void)event;
+	report_lost(data, cpu, rec->missed_events);
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+	if (live_instance)
+		tracefs_iterate_stop(live_instance);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int live_loop(struct state *st, struct kmsg_ksyms *ks)
+{
+	double end = st->opt->duration ? now() + st->opt->duration : 0;
+
+	st->ropts.lookup_symbol = kmsg_ksyms_lookup;
+	st->ropts.lookup_ctx = ks;
+	tracefs_follow_missed_events(live_instance, live_missed, st);
+	while (!stop_requested && !st->done) {
+		if (tracefs_iterate_raw_events(st->tep, live_instance, NULL, 0,
+					       live_record, st) < 0 &&
+		    !stop_requested && !st->done)
+			return -EIO;
+		if (end && now() >= end)
+			break;
+		if (!stop_requested && !st->done)
+			usleep(50000);
+	}
+	return 0;
+}
+
+static int cmd_live(struct options *o)
+{
+	const char *systems[] = { "kmsg", NULL };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct kmsg_ksyms ks = { 0 };
+	struct tep_handle *tep;
+	struct state st;
+	char name[64];
+	int ret;
+
+	snprintf(name, sizeof(name), "kmsg-live-%d", getpid());
+	live_instance = tracefs_instance_create(name);
+	if (!live_instance) {
+		fprintf(stderr, "%s: cannot create tracefs instance %s: %s\n",
+			prog, name, strerror(errno));
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	tep = tracefs_local_events_system(NULL, systems);
+	if (!tep || state_init(&st, o, tep)) {
+		if (!tep)
+			fprintf(stderr, "%s: cannot read the event formats\n", prog);
+		ret = 1;
+		goto out;
+	}
+	tracefs_load_cmdlines(NULL, tep);
+	if (kmsg_ksyms_load(&ks, o->kallsyms ?: "/proc/kallsyms"))
+		fprintf(stderr, "%s: cannot read %s: %%ps and %%pS print addresses\n",
+			prog, o->kallsyms ?: "/proc/kallsyms");
+	if (tracefs_event_enable(live_instance, "kmsg", "kmsg")) {
+		fprintf(stderr, "%s: cannot enable kmsg:kmsg\n", prog);
+		ret = 1;
+	} else {
+		ret = finish(&st, live_loop(&st, &ks));
+	}
+	state_free(&st);
+out:
+	tracefs_event_disable(live_instance, NULL, NULL);
+	tracefs_instance_destroy(live_instance);
+	tracefs_instance_free(live_instance);
+	live_instance = NULL;
+	kmsg_ksyms_free(&ks);
+	if (tep)
+		tep_free(tep);
+	return ret;
+}
+
+/* --- report -------------------------------------------------------- */
+
+#ifndef KMSG_NO_TRACECMD
+/* %ps/%pS through libtraceevent's symbol table (no module names) */
+static int tep_lookup(void *ctx, unsigned long long addr, const char **name,
+		      unsigned long long *offset, unsigned long long *size,
+		      const char **module)
+{
+	unsigned long long start;
+	unsigned long sz;
+
+	if (tep_find_function_info(ctx, addr, name, &start, &sz) ||
+	    !*name)
+		return -1;
+	*offset = addr - start;
+	*size = sz;
+	*module = NULL;
+	return 0;
+}
+
+static int report_record(struct tracecmd_input *handle,
+			 struct tep_record *rec, int cpu, void *data)
+{
+	struct state *st = data;
+	int ret;
+
+	(void)handle;
+	(void)cpu;
+	ret = handle_record(st, rec);
+	return ret ? -1 : st->done;
+}
+
+static int report_missed(struct tracecmd_input *handle, struct tep_event *event,
+			 struct tep_record *rec, int cpu, void *data)
+{
+	(void)handle;
+	(void)event;
+	report_lost(data, cpu, rec->missed_events);
+	return 0;
+}
+
+static int cmd_report(struct options *o, const char *file)
+{
+	struct tracecmd_input *handle;
+	struct kmsg_ksyms ks = { 0 };
+	struct state st;
+	int ret;
+
+	if (o->kallsyms && kmsg_ksyms_load(&ks, o->kallsyms)) {
+		fprintf(stderr, "%s: cannot read %s\n", prog, o->kallsyms);
+		return 1;
+	}
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	handle = tracecmd_open(file, 0);
+	if (!handle) {
+		fprintf(stderr, "%s: %s: not a readable trace.dat file\n", prog,
+			file);
+		return 1;
+	}
+	if (state_init(&st, o, tracecmd_get_tep(handle))) {
+		tracecmd_close(handle);
+		return 1;
+	}
+	st.ropts.lookup_symbol = o->kallsyms ? kmsg_ksyms_lookup : tep_lookup;
+	st.ropts.lookup_ctx = o->kallsyms ? (void *)&ks : (void *)st.tep;
+	tracecmd_follow_missed_events(handle, report_missed, &st);
+	ret = tracecmd_iterate_events(handle, NULL, 0, report_record, &st);
+	ret = finish(&st, ret < 0 && !st.done ? -EIO : 0);
+	state_free(&st);
+	tracecmd_close(handle);
+	kmsg_ksyms_free(&ks);
+	return ret;
+}
+#else
+static int cmd_report(struct options *o, const char *file)
+{
+	(void)o;
+	fprintf(stderr, "%s: %s: this build of kmsg cannot read trace.dat files\n",
+		prog, file);
+	return 1;
+}
+#endif
+
+/* --- main ---------------------------------------------------------- */
+
+static const struct option long_options[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "color", optional_argument, NULL, 'C' },
+	{ "colour", optional_argument, NULL, 'C' },
+	{ "errno-numbers", no_argument, NULL, 'E' },
+	{ "kallsyms", required_argument, NULL, 'k' },
+	{ "component", required_argument, NULL, 'c' },
+	{ "id", required_argument, NULL, 'i' },
+	{ "level", required_argument, NULL, 'l' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_number(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || *end || end == s || *v < 0 ? -1 : 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *o,
+			 bool live, void (*usage)(FILE *))
+{
+	double v;
+	int c;
+
+	o->color = COLOR_AUTO;
+	o->levels = 0xff;
+	while ((c = getopt_long(argc, argv, "Jc:i:l:n:d:k:h", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			o->json = true;
+			break;
+		case 'C':
+			if (!optarg || !strcmp(optarg, "auto"))
+				o->color = COLOR_AUTO;
+			else if (!strcmp(optarg, "always"))
+				o->color = COLOR_ALWAYS;
+			else if (!strcmp(optarg, "never"))
+				o->color = COLOR_NEVER;
+			else
+				goto bad;
+			break;
+		case 'E':
+			o->errno_numbers = true;
+			break;
+		case 'k':
+			o->kallsyms = optarg;
+			break;
+		case 'c':
+			o->component = optarg;
+			break;
+		case 'i':
+			if (parse_id(optarg, o))
+				goto bad;
+			break;
+		case 'l':
+			if (parse_levels(optarg, &o->levels))
+				return -1;
+			break;
+		case 'n':
+			if (parse_number(optarg, &v) || v < 1 || v > LONG_MAX)
+				goto bad;
+			o->count = v;
+			break;
+		case 'd':
+			if (!live || parse_number(optarg, &v))
+				goto bad;
+			o->duration = v;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	fprintf(stderr, "%s: invalid argument '%s'\n", prog, optarg);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	const char *cmd;
+
+	if (argc < 2) {
+		usage_main(stderr);
+		return 1;
+	}
+	cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		usage_main(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("kmsg %s\n", KMSG_VERSION);
+		return 0;
+	}
+	argv++;
+	argc--;
+	if (!strcmp(cmd, "live")) {
+		if (parse_options(argc, argv, &o, true, usage_live))
+			return 1;
+		if (optind != argc) {
+			usage_live(stderr);
+			return 1;
+		}
+		return cmd_live(&o);
+	}
+	if (!strcmp(cmd, "report")) {
+		if (parse_options(argc, argv, &o, false, usage_report))
+			return 1;
+		if (optind != argc - 1) {
+			usage_report(stderr);
+			return 1;
+		}
+		return cmd_report(&o, argv[optind]);
+	}
+	fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
+	usage_main(stderr);
+	return 1;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoding kmsg:kmsg trace records with libtraceevent
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "kmsg_event.h"
+
+static struct tep_format_field *field(struct tep_event *event, const char *name,
+				      bool dynamic, char *err, size_t errlen)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+
+	if (!f) {
+		snprintf(err, errlen, "kmsg:kmsg has no field '%s'", name);
+		return NULL;
+	}
+	if (!!(f->flags & TEP_FIELD_IS_DYNAMIC) != dynamic ||
+	    (dynamic && f->size != 4) || (!dynamic && f->size > 8)) {
+		snprintf(err, errlen, "kmsg:kmsg field '%s' has an unknown layout",
+			 name);
+		return NULL;
+	}
+	return f;
+}
+
+int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
+		    char *err, size_t errlen)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, "kmsg", "kmsg");
+
+	memset(ev, 0, sizeof(*ev));
+	if (!e) {
+		snprintf(err, errlen, "no kmsg:kmsg event (is the kernel patched?)");
+		return -1;
+	}
+	ev->tep = tep;
+	ev->event = e;
+	if (!(ev->ip = field(e, "ip", false, err, errlen)) ||
+	    !(ev->version = field(e, "version", false, err, errlen)) ||
+	    !(ev->level = field(e, "level", false, err, errlen)) ||
+	    !(ev->flags = field(e, "flags", false, err, errlen)) ||
+	    !(ev->number = field(e, "number", false, err, errlen)) ||
+	    !(ev->args = field(e, "args", true, err, errlen)) ||
+	    !(ev->component = field(e, "component", true, err, errlen)) ||
+	    !(ev->fmt = field(e, "fmt", true, err, errlen)) ||
+	    !(ev->driver = field(e, "driver", true, err, errlen)) ||
+	    !(ev->device = field(e, "device", true, err, errlen)))
+		return -1;
+	return 0;
+}
+
+bool kmsg_event_match(const struct kmsg_event *ev, struct tep_record *rec)
+{
+	if (rec->size < 2)
+		return false;
+	return tep_data_type(ev->tep, rec) == ev->event->id;
+}
+
+/* A fixed field, bounds-checked */
+static int get_num(const struct kmsg_event *ev, struct tep_record *rec,
+		   struct tep_format_field *f, unsigned long long *val)
+{
+	if (f->offset < 0 || f->size <= 0 ||
+	    (long long)f->offset + f->size > rec->size)
+		return -1;
+	*val = tep_read_number(ev->tep, (char *)rec->data + f->offset, f->size);
+	return 0;
+}
+
+/* A __data_loc field: offset in the low 16 bits, length in the high 16 */
+static int get_loc(const struct kmsg_event *ev, struct tep_record *rec,
+		   struct tep_format_field *f, const unsigned char **data,
+		   size_t *len)
+{
+	unsigned long long loc;
+	unsigned int off, n;
+
+	if (get_num(ev, rec, f, &loc))
+		return -1;
+	off = loc & 0xffff;
+	n = (loc >> 16) & 0xffff;
+	if ((size_t)off + n > (size_t)rec->size)
+		return -1;
+	*data = (const unsigned char *)rec->data + off;
+	*len = n;
+	return 0;
+}
+
+/* A __string field: must end in its NUL within the record */
+static int get_str(const struct kmsg_event *ev, struct tep_record *rec,
+		   struct tep_format_field *f, struct kmsg_str *str)
+{
+	const unsigned char *data;
+	size_t len;
+
+	if (get_loc(ev, rec, f, &data, &len) || !len || data[len - 1])
+		return -1;
+	str->s = (const char *)data;
+	str->len = strnlen(str->s, len - 1);
+	return 0;
+}
+
+static int bad(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "corrupt kmsg record: %s", what);
+	return -1;
+}
+
+int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
+		      struct kmsg_msg *msg, char *err, size_t errlen)
+{
+	unsigned long long v;
+
+	memset(msg, 0, sizeof(*msg));
+	msg->ts = rec->ts;
+	msg->cpu = rec->cpu;
+	if (rec->size < 8)
+		return bad(err, errlen, "shorter than its header");
+	msg->pid = tep_data_pid(ev->tep, rec);
+
+	if (get_num(ev, rec, ev->version, &v))
+		return bad(err, errlen, "version field outside the record");
+	msg->version = v;
+	if (msg->version != KMSG_EVENT_VERSION) {
+		snprintf(err, errlen, "kmsg record of unknown version %u (this tool knows %d)",
+			 msg->version, KMSG_EVENT_VERSION);
+		return -1;
+	}
+	if (get_num(ev, rec, ev->ip, &msg->ip) ||
+	    get_num(ev, rec, ev->level, &v))
+		return bad(err, errlen, "field outside the record");
+	msg->level = v & 7;
+	if (get_num(ev, rec, ev->flags, &v))
+		return bad(err, errlen, "field outside the record");
+	msg->flags = v;
+	if (get_num(ev, rec, ev->number, &v))
+		return bad(err, errlen, "field outside the record");
+	msg->number = v;
+
+	if (get_loc(ev, rec, ev->args, &msg->args, &msg->args_len))
+		return bad(err, errlen, "arguments outside the record");
+	if (get_str(ev, rec, ev->component, &msg->component))
+		return bad(err, errlen, "component outside the record or unterminated");
+	if (get_str(ev, rec, ev->fmt, &msg->fmt))
+		return bad(err, errlen, "format outside the record or unterminated");
+	if (get_str(ev, rec, ev->driver, &msg->driver) ||
+	    get_str(ev, rec, ev->device, &msg->device))
+		return bad(err, errlen, "device outside the record or unterminated");
+	return 0;
+}

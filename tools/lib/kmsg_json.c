@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON output of kmsg messages
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "kmsg_json.h"
+
+static const char * const level_names[8] = {
+	"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+};
+
+const char *kmsg_level_name(unsigned int level)
+{
+	return level < 8 ? level_names[level] : "unknown";
+}
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+	size_t n, i;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+int kmsg_json_str(struct kmsg_strbuf *out, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, n;
+	int ret = kmsg_strbuf_putc(out, '"');
+
+	while (!ret && i < len) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			ret = kmsg_strbuf_putc(out, '\\');
+			if (!ret)
+				ret = kmsg_strbuf_putc(out, c);
+			i++;
+		} else if (c == '\n') {
+			ret = kmsg_strbuf_puts(out, "\\n");
+			i++;
+		} else if (c == '\t') {
+			ret = kmsg_strbuf_puts(out, "\\t");
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			ret = kmsg_strbuf_printf(out, "\\u%04x", c) < 0;
+			i++;
+		} else if ((n = utf8_len(s + i, len - i))) {
+			ret = kmsg_strbuf_putn(out, str + i, n);
+			i += n;
+		} else {
+			/* not UTF-8: the code point of the byte's value */
+			ret = kmsg_strbuf_printf(out, "\\u%04x", c) < 0;
+			i++;
+		}
+	}
+	if (!ret)
+		ret = kmsg_strbuf_putc(out, '"');
+	return ret ? -ENOMEM : 0;
+}
+
+static int json_arg(struct kmsg_strbuf *out, const struct kmsg_arg *a)
+{
+	char c;
+
+	switch (a->type) {
+	case KMSG_ARG_SIGNED:
+		return kmsg_strbuf_printf(out, "{\"type\":\"int\",\"value\":%lld}",
+					  a->s) < 0;
+	case KMSG_ARG_UNSIGNED:
+		return kmsg_strbuf_printf(out, "{\"type\":\"uint\",\"value\":%llu}",
+					  a->u) < 0;
+	case KMSG_ARG_CHAR:
+		c = (char)a->s;
+		if (kmsg_strbuf_puts(out, "{\"type\":\"char\",\"value\":") ||
+		    kmsg_json_str(out, &c, 1))
+			return -ENOMEM;
+		return kmsg_strbuf_putc(out, '}');
+	case KMSG_ARG_STRING:
+	case KMSG_ARG_RENDERED:
+		if (kmsg_strbuf_printf(out, "{\"type\":\"%s\",\"value\":",
+				       a->type == KMSG_ARG_STRING ? "string" :
+				       "rendered") < 0 ||
+		    kmsg_json_str(out, a->str ? a->str : "", a->str_len))
+			return -ENOMEM;
+		return kmsg_strbuf_putc(out, '}');
+	case KMSG_ARG_POINTER:
+		return kmsg_strbuf_printf(out, "{\"type\":\"pointer\",\"value\":\"0x%llx\"}",
+					  a->u) < 0;
+	default:
+		return kmsg_strbuf_puts(out, "{\"type\":\"none\"}");
+	}
+}
+
+int kmsg_json_args(struct kmsg_strbuf *out, const struct kmsg_args *args)
+{
+	int i;
+
+	if (kmsg_strbuf_putc(out, '['))
+		return -ENOMEM;
+	for (i = 0; i < args->n; i++) {
+		if (args->v[i].type == KMSG_ARG_NONE)
+			continue;
+		if ((out->buf[out->len - 1] != '[' && kmsg_strbuf_putc(out, ',')) ||
+		    json_arg(out, &args->v[i]))
+			return -ENOMEM;
+	}
+	return kmsg_strbuf_putc(out, ']') ? -ENOMEM : 0;
+}
+
+/* "component.number", escaped as the component is */
+static int json_id(struct kmsg_strbuf *out, const struct kmsg_msg *m)
+{
+	struct kmsg_strbuf id = { 0 };
+	int ret;
+
+	ret = kmsg_strbuf_printf(&id, "%.*s.%u", (int)m->component.len,
+				 m->component.s, m->number) < 0;
+	if (!ret)
+		ret = kmsg_json_str(out, id.buf, id.len);
+	kmsg_strbuf_free(&id);
+	return ret ? -ENOMEM : 0;
+}
+
+int kmsg_json_msg(struct kmsg_strbuf *out, const struct kmsg_msg *m,
+		  const char *comm, const char *text, size_t text_len,
+		  const struct kmsg_args *args)
+{
+	int bad = 0;
+
+	bad |= kmsg_strbuf_printf(out, "{\"timestamp\":%llu.%06llu,\"cpu\":%d,\"pid\":%d,\"comm\":",
+				  m->ts / 1000000000ULL,
+				  m->ts % 1000000000ULL / 1000, m->cpu,
+				  m->pid) < 0;
+	bad |= kmsg_json_str(out, comm ? comm : "", comm ? strlen(comm) : 0);
+	bad |= kmsg_strbuf_printf(out, ",\"level\":%u,\"level_name\":\"%s\",\"component\":",
+				  m->level, kmsg_level_name(m->level)) < 0;
+	bad |= kmsg_json_str(out, m->component.s, m->component.len);
+	bad |= kmsg_strbuf_printf(out, ",\"number\":%u,\"id\":", m->number) < 0;
+	bad |= json_id(out, m);
+	bad |= kmsg_strbuf_puts(out, ",\"format\":");
+	bad |= kmsg_json_str(out, m->fmt.s, m->fmt.len);
+	bad |= kmsg_strbuf_puts(out, ",\"args\":");
+	bad |= kmsg_json_args(out, args);
+	bad |= kmsg_strbuf_puts(out, ",\"text\":");
+	bad |= kmsg_json_str(out, text, text_len);
+	if (m->device.len) {
+		bad |= kmsg_strbuf_puts(out, ",\"device\":");
+		bad |= kmsg_json_str(out, m->device.s, m->device.len);
+		bad |= kmsg_strbuf_puts(out, ",\"driver\":");
+		bad |= kmsg_json_str(out, m->driver.s, m->driver.len);
+	}
+	bad |= kmsg_strbuf_printf(out, ",\"truncated\":%s}",
+				  m->flags & KMSG_EVENT_TRUNCATED ? "true" :
+				  "false") < 0;
+	return bad ? -ENOMEM : 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * JSON output of kmsg messages: one object per line. The fields are
+ * documented in kmsg(1).
+ */
+#ifndef KMSG_JSON_H
+#define KMSG_JSON_H
+
+#include <stddef.h>
+
+#include "kmsg_event.h"
+#include "kmsg_render.h"
+#include "kmsg_strbuf.h"
+
+/* "emerg" ... "debug", as dmesg names the levels */
+const char *kmsg_level_name(unsigned int level);
+
+/*
+ * Append @len bytes of @s as a JSON string, quotes included. Control
+ * characters, '"' and '\\' are escaped; a byte that does not belong to a
+ * valid UTF-8 sequence is written as the code point of the same value
+ * (\u00XX), so that the output is always valid JSON.
+ */
+int kmsg_json_str(struct kmsg_strbuf *out, const char *s, size_t len);
+
+/* Append the arguments as a typed JSON array */
+int kmsg_json_args(struct kmsg_strbuf *out, const struct kmsg_args *args);
+
+/* Append one message object (without newline) */
+int kmsg_json_msg(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
+		  const char *comm, const char *text, size_t text_len,
+		  const struct kmsg_args *args);
+
+#endif /* KMSG_JSON_H */
