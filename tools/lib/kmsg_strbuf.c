@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg_strbuf - a tiny growable, always NUL-terminated output buffer.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmsg_strbuf.h"
+
+/* Make room for n more bytes plus the terminating NUL. */
+static int kmsg_strbuf_grow(struct kmsg_strbuf *sb, size_t n)
+{
+	size_t need, cap;
+	char *p;
+
+	if (n > SIZE_MAX - 1 - sb->len)
+		return -ENOMEM;
+	need = sb->len + n + 1;
+	if (need <= sb->cap)
+		return 0;
+
+	cap = sb->cap ? sb->cap : 64;
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2) {
+			cap = need;
+			break;
+		}
+		cap *= 2;
+	}
+
+	p = realloc(sb->buf, cap);
+	if (!p)
+		return -ENOMEM;
+	sb->buf = p;
+	sb->cap = cap;
+	return 0;
+}
+
+int kmsg_strbuf_putn(struct kmsg_strbuf *sb, const char *s, size_t n)
+{
+	if (kmsg_strbuf_grow(sb, n))
+		return -ENOMEM;
+	if (n)
+		memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int kmsg_strbuf_putc(struct kmsg_strbuf *sb, char c)
+{
+	return kmsg_strbuf_putn(sb, &c, 1);
+}
+
+int kmsg_strbuf_puts(struct kmsg_strbuf *sb, const char *s)
+{
+	return kmsg_strbuf_putn(sb, s, strlen(s));
+}
+
+int kmsg_strbuf_fill(struct kmsg_strbuf *sb, char c, size_t n)
+{
+	if (kmsg_strbuf_grow(sb, n))
+		return -ENOMEM;
+	memset(sb->buf + sb->len, c, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int kmsg_strbuf_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	if (kmsg_strbuf_grow(sb, (size_t)n))
+		return -ENOMEM;
+
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+	return 0;
+}
+
+void kmsg_strbuf_free(struct kmsg_strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->cap = 0;
+}

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# On the host, what the guest recorded (qemu/record.sh): every kmsgtest
+# message of the trace.dat, decoded by "kmsg report" and by "trace-cmd
+# report" with plugin_kmsg.so, must read exactly as /dev/kmsg showed it
+# in the guest. TAP output.
+#
+# RECORD: the unpacked archive (kmsg.dat, kmsg.txt, kallsyms);
+# TOOLS: where kmsg and plugin_kmsg.so were built.
+set -u
+rec=${RECORD:?RECORD: directory of the guest recording}
+tools=${TOOLS:?TOOLS: the built kmsg tools}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "TAP version 13"
+if [ ! -s "$rec/kmsg.dat" ] || [ ! -s "$rec/kmsg.txt" ]; then
+	echo "1..1"
+	echo "not ok 1 guest recording present in $rec (see the guest's console log)"
+	exit 0
+fi
+
+# /dev/kmsg: the text of each kmsgtest record (not dictionary lines);
+# kmsgtest.14 is the prefix form, a plain printk() without an event
+grep -v '^ ' "$rec/kmsg.txt" | sed -n 's/^[0-9]*,[0-9]*,[0-9]*,[^;]*;//p' |
+	grep -E '(^|: )kmsgtest\.[0-9]+: ' | grep -v 'kmsgtest\.14: ' > "$tmp/want"
+
+# kmsg report: "[ts] level  text"
+"$tools/kmsg" report --color=never --kallsyms "$rec/kallsyms" "$rec/kmsg.dat" \
+	> "$tmp/kmsg.out" 2> "$tmp/kmsg.err"
+echo $? > "$tmp/kmsg.rc"
+sed 's/^\[[ 0-9.]*\] [a-z]* *//' "$tmp/kmsg.out" > "$tmp/kmsg"
+
+# kmsg report --json: the "text" fields
+"$tools/kmsg" report --json --kallsyms "$rec/kallsyms" "$rec/kmsg.dat" \
+	> "$tmp/json.out" 2>&1
+
+# trace-cmd report with the plugin: "... kmsg: comp.N <L> text"
+TRACEEVENT_PLUGIN_DIR=$tools trace-cmd report "$rec/kmsg.dat" 2>/dev/null |
+	grep ' kmsg: ' | sed 's/.* kmsg: [^ ]* <[0-7]> //' > "$tmp/plugin"
+
+n=$(wc -l < "$tmp/want")
+echo "1..$((3 * n + 3))"
+t=0
+check() {	# check NAME FILE LINE
+	local got want
+	t=$((t + 1))
+	want=$(sed -n "$3p" "$tmp/want")
+	got=$(sed -n "$3p" "$tmp/$2")
+	if [ "$got" = "$want" ]; then
+		echo "ok $t $1: ${want%%: *}..."
+	else
+		echo "# want: $want"
+		echo "# got:  $got"
+		echo "not ok $t $1: line $3"
+	fi
+}
+t=$((t + 1))
+if [ "$(cat "$tmp/kmsg.rc")" = 0 ] && [ "$n" -gt 10 ]; then
+	echo "ok $t kmsg report: $n messages, exit status 0"
+else
+	sed 's/^/# /' "$tmp/kmsg.err"
+	echo "not ok $t kmsg report: exit status $(cat "$tmp/kmsg.rc"), $n messages"
+fi
+for i in $(seq 1 "$n"); do
+	check "kmsg report" kmsg "$i"
+done
+t=$((t + 1))
+if [ "$(wc -l < "$tmp/json.out")" = "$n" ] &&
+   python3 -c 'import json,sys
+for l in open(sys.argv[1]): json.loads(l)' "$tmp/json.out" 2>/dev/null; then
+	echo "ok $t kmsg report --json: $n valid JSON objects"
+else
+	echo "not ok $t kmsg report --json: not $n valid JSON lines"
+fi
+python3 -c 'import json,sys
+for l in open(sys.argv[1]): print(json.loads(l)["text"])' "$tmp/json.out" \
+	> "$tmp/json" 2>/dev/null
+for i in $(seq 1 "$n"); do
+	check "kmsg report --json" json "$i"
+done
+t=$((t + 1))
+if [ "$(wc -l < "$tmp/plugin")" = "$n" ]; then
+	echo "ok $t trace-cmd report with plugin_kmsg.so: $n messages"
+else
+	echo "not ok $t trace-cmd report with plugin_kmsg.so: $(wc -l < "$tmp/plugin") messages, want $n"
+fi
+# libtraceevent gives the plugin no module names: %ps/%pS lack " [mod]"
+sed 's/ \[kmsgtest\]//g' "$tmp/want" > "$tmp/want.nomod"
+for i in $(seq 1 "$n"); do
+	t=$((t + 1))
+	want=$(sed -n "${i}p" "$tmp/want.nomod")
+	got=$(sed -n "${i}p" "$tmp/plugin")
+	if [ "$got" = "$want" ]; then
+		echo "ok $t trace-cmd report + plugin: ${want%%: *}..."
+	else
+		echo "# want: $want"
+		echo "# got:  $got"
+		echo "not ok $t trace-cmd report + plugin: line $i"
+	fi
+done
