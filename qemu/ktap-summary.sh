@@ -75,7 +75,9 @@ for f in "$@"; do
 		d = depth($0)
 		if (rest ~ /^1\.\.[0-9]+/) {
 			split(substr(rest, 4), a, /[^0-9]/)
-			plan[d] = a[1] + 0; cnt[d] = 0; bad[d] = 0
+			# a plan may also come last, after the results
+			if (cnt[d] == 0) bad[d] = 0
+			plan[d] = a[1] + 0
 			next
 		}
 		if (rest ~ /^Bail out!/) { fail(rest); next }

@@ -456,8 +456,10 @@ static int tep_lookup(void *ctx, unsigned long long addr, const char **name,
 	unsigned long long start;
 	unsigned long sz;
 
-	if (tep_find_function_info(ctx, addr, name, &start, &sz) ||
-	    !*name)
+	/* it returns 1 when found (libtraceevent 1.7), so look at name */
+	*name = NULL;
+	tep_find_function_info(ctx, addr, name, &start, &sz);
+	if (!*name)
 		return -1;
 	*offset = addr - start;
 	*size = sz;

@@ -129,7 +129,7 @@ FIXTURE(small) {
 	struct trace_ctx t;
 };
 
-static void trace_setup(struct __test_metadata *_metadata,
+static void ctx_setup(struct __test_metadata *_metadata,
 			struct trace_ctx *self, int buffer_kb)
 {
 	char name[64], err[256];
@@ -157,7 +157,7 @@ static void trace_setup(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, tracefs_event_enable(self->inst, "kmsg", "kmsg"));
 }
 
-static void trace_teardown(struct trace_ctx *self)
+static void ctx_teardown(struct trace_ctx *self)
 {
 	if (self->inst) {
 		tracefs_event_disable(self->inst, NULL, NULL);
@@ -172,22 +172,22 @@ static void trace_teardown(struct trace_ctx *self)
 
 FIXTURE_SETUP(trace)
 {
-	trace_setup(_metadata, &self->t, 1024);
+	ctx_setup(_metadata, &self->t, 1024);
 }
 
 FIXTURE_TEARDOWN(trace)
 {
-	trace_teardown(&self->t);
+	ctx_teardown(&self->t);
 }
 
 FIXTURE_SETUP(small)
 {
-	trace_setup(_metadata, &self->t, 8);
+	ctx_setup(_metadata, &self->t, 8);
 }
 
 FIXTURE_TEARDOWN(small)
 {
-	trace_teardown(&self->t);
+	ctx_teardown(&self->t);
 }
 
 /* Read (and consume) what the instance holds */

@@ -38,7 +38,7 @@ sed 's/^\[[ 0-9.]*\] [a-z]* *//' "$tmp/kmsg.out" > "$tmp/kmsg"
 
 # trace-cmd report with the plugin: "... kmsg: comp.N <L> text"
 TRACEEVENT_PLUGIN_DIR=$tools trace-cmd report "$rec/kmsg.dat" 2>/dev/null |
-	grep ' kmsg: ' | sed 's/.* kmsg: [^ ]* <[0-7]> //' > "$tmp/plugin"
+	grep ' kmsg: ' | sed 's/.* kmsg: *[^ ]* <[0-7]> //' > "$tmp/plugin"
 
 n=$(wc -l < "$tmp/want")
 echo "1..$((3 * n + 3))"
