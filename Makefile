@@ -37,7 +37,7 @@ KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) -j$(JOBS) \
 
 DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python3 \
 	libssl-dev cpio kmod busybox-static qemu-system-x86 ccache git \
-	xz-utils file perl gzip rsync pkg-config libtraceevent-dev libtracefs-dev \
+	xz-utils file perl gzip rsync time pkg-config libtraceevent-dev libtracefs-dev \
 	libtracecmd-dev trace-cmd
 
 .PHONY: all deps kernel patches selftests tools initramfs demo bench check \
@@ -129,15 +129,23 @@ demo: initramfs
 	sed '/^KMSG-GUEST-DONE/d' $(BUILD)/demo/guest.log; \
 	echo "(kernel console: $(BUILD)/demo/console.log)"; exit $$rc
 
-# Time per message inside the guest, as ratios to printk().
+# Time per message inside the guest, as ratios to printk(); then, on a
+# trace.dat of 10^6 events recorded in the guest, kmsg report against
+# trace-cmd report with plugin_kmsg.so.
+BENCH := $(BUILD)/bench
 bench: initramfs
-	@rc=0; $(RUN) --mode bench $(BZIMAGE) $(INITRD) $(BUILD)/bench || rc=$$?; \
+	@rm -f $(BENCH)/disk.img && mkdir -p $(BENCH) && truncate -s 2G $(BENCH)/disk.img
+	@rc=0; $(RUN) --mode bench --mem 2048 --disk $(BENCH)/disk.img $(BZIMAGE) \
+		$(INITRD) $(BENCH) || rc=$$?; \
 	awk '/^RESULT/ { ns[$$2] = $$3; order[++n] = $$2 } \
 	END { if (!ns["printk"]) { print "bench: no printk result"; exit 1 } \
-	      printf "%-14s %10s %8s\n", "mode", "ns/msg", "ratio"; \
+	      print "In the guest (TCG), median of 9 runs of 20000 messages:"; \
+	      printf "  %-14s %10s %8s\n", "mode", "ns/msg", "ratio"; \
 	      for (i = 1; i <= n; i++) \
-		printf "%-14s %10d %7.3fx\n", order[i], ns[order[i]], ns[order[i]] / ns["printk"] }' \
-		$(BUILD)/bench/guest.log; exit $$rc
+		printf "  %-14s %10d %7.3fx\n", order[i], ns[order[i]], ns[order[i]] / ns["printk"] }' \
+		$(BENCH)/guest.log && [ $$rc = 0 ]
+	@tar xf $(BENCH)/disk.img -C $(BENCH) bench.dat
+	@tools/bench.sh $(TOOLS) $(BENCH)/bench.dat
 
 # --- tests ------------------------------------------------------------------
 

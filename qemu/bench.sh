@@ -45,3 +45,16 @@ for mode in printk kmsg-off kmsg-on trace_printk; do
 	grep "^$mode " /tmp/bench.raw | cut -d' ' -f2 | median | sed "s/^/RESULT $mode /"
 done
 rmdir "$inst"
+
+# With a disk attached: a trace.dat of BENCH_EVENTS kmsg events, for the
+# host to time "kmsg report" against "trace-cmd report" on it
+if [ -b /dev/vda ]; then
+	n=${BENCH_EVENTS:-1100000}
+	cd /tmp || exit 1
+	echo "0 4 1 7" > /proc/sys/kernel/printk
+	trace-cmd record -q -b 65536 -e kmsg:kmsg -o bench.dat \
+		sh -c "echo 'kmsg $n' > $run" >/dev/null 2>&1 ||
+		{ echo "bench.sh: trace-cmd record failed"; exit 1; }
+	tar cf /dev/vda bench.dat || exit 1
+	echo "RECORDED $n $(stat -c %s bench.dat)"
+fi

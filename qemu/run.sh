@@ -11,6 +11,7 @@
 #   --accel A       tcg | kvm | auto               (default: tcg)
 #   --append ARGS   extra kernel command line
 #   --disk FILE     attach FILE as a raw virtio disk (/dev/vda)
+#   --mem MB        guest memory                   (default: 512)
 #
 # TCG is the default: on these machines /dev/kvm exists but nested KVM
 # fails. --accel auto uses KVM only if a short probe boot with it
@@ -22,7 +23,7 @@
 # the guest ended without reporting.
 set -euo pipefail
 
-mode=check timeout=600 smp=2 accel=tcg append="" disk=""
+mode=check timeout=600 smp=2 accel=tcg append="" disk="" mem=512
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;
@@ -31,12 +32,13 @@ while [ $# -gt 0 ]; do
 	--accel) accel=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--disk) disk=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 3 ] || { sed -n '4,23p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '4,24p' "$0" >&2; exit 2; }
 kernel=$1 initrd=$2 outdir=$3
 mkdir -p "$outdir"
 
@@ -47,7 +49,7 @@ boot() {
 	[ -n "$disk" ] && drive=(-drive "file=$disk,format=raw,if=virtio")
 	rm -f "$o/console.log" "$o/guest.log"
 	timeout --kill-after=10 "$t" qemu-system-x86_64 \
-		-accel "$a" -cpu "$cpu" -smp "$smp" -m 512 \
+		-accel "$a" -cpu "$cpu" -smp "$smp" -m "$mem" \
 		-nodefaults -no-reboot -display none -monitor none \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic no_hash_pointers kmsg_mode=$m $append" \

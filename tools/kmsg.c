@@ -221,12 +221,16 @@ static int print_text(struct state *st, const struct kmsg_msg *m)
 	bool colored = st->use_color && *c;
 
 	st->line.len = 0;
-	if (kmsg_strbuf_printf(&st->line, "%s[%5llu.%06llu]%s %-6s ",
-			       st->use_color ? "\033[32m" : "",
-			       m->ts / 1000000000ULL,
-			       m->ts % 1000000000ULL / 1000,
-			       st->use_color ? "\033[0m" : "",
-			       kmsg_level_name(m->level)) < 0 ||
+	if ((st->use_color && kmsg_strbuf_puts(&st->line, "\033[32m")) ||
+	    kmsg_strbuf_putc(&st->line, '[') ||
+	    kmsg_strbuf_putu(&st->line, m->ts / 1000000000ULL, 5, ' ') ||
+	    kmsg_strbuf_putc(&st->line, '.') ||
+	    kmsg_strbuf_putu(&st->line, m->ts % 1000000000ULL / 1000, 6, '0') ||
+	    kmsg_strbuf_putc(&st->line, ']') ||
+	    (st->use_color && kmsg_strbuf_puts(&st->line, "\033[0m")) ||
+	    kmsg_strbuf_putc(&st->line, ' ') ||
+	    kmsg_strbuf_puts(&st->line, kmsg_level_name(m->level)) ||
+	    kmsg_strbuf_fill(&st->line, ' ', 7 - strlen(kmsg_level_name(m->level))) ||
 	    (colored && kmsg_strbuf_puts(&st->line, c)) ||
 	    kmsg_strbuf_putn(&st->line, st->text.buf, st->text.len) ||
 	    (colored && kmsg_strbuf_puts(&st->line, "\033[0m")) ||

@@ -71,6 +71,21 @@ int kmsg_strbuf_fill(struct kmsg_strbuf *sb, char c, size_t n)
 	return 0;
 }
 
+int kmsg_strbuf_putu(struct kmsg_strbuf *sb, unsigned long long v,
+		     int width, char pad)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	if (width > n && kmsg_strbuf_fill(sb, pad, width - n))
+		return -ENOMEM;
+	return kmsg_strbuf_putn(sb, tmp + sizeof(tmp) - n, n);
+}
+
 int kmsg_strbuf_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;

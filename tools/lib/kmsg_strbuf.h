@@ -22,6 +22,9 @@ int kmsg_strbuf_puts(struct kmsg_strbuf *sb, const char *s);
 int kmsg_strbuf_putn(struct kmsg_strbuf *sb, const char *s, size_t n);
 /* Append n copies of c. */
 int kmsg_strbuf_fill(struct kmsg_strbuf *sb, char c, size_t n);
+/* @v in decimal, padded on the left with @pad to @width (no printf) */
+int kmsg_strbuf_putu(struct kmsg_strbuf *sb, unsigned long long v,
+		     int width, char pad);
 /* Only ever call this with a literal format of our own. */
 int kmsg_strbuf_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -15,12 +15,15 @@ int kmsg_msg_text(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	int ret = 0, r;
 
 	if (msg->driver.len &&
-	    kmsg_strbuf_printf(out, "%.*s %.*s: ", (int)msg->driver.len,
-			       msg->driver.s, (int)msg->device.len,
-			       msg->device.s) < 0)
+	    (kmsg_strbuf_putn(out, msg->driver.s, msg->driver.len) ||
+	     kmsg_strbuf_putc(out, ' ') ||
+	     kmsg_strbuf_putn(out, msg->device.s, msg->device.len) ||
+	     kmsg_strbuf_putn(out, ": ", 2)))
 		return -ENOMEM;
-	if (kmsg_strbuf_printf(out, "%.*s.%u: ", (int)msg->component.len,
-			       msg->component.s, msg->number) < 0)
+	if (kmsg_strbuf_putn(out, msg->component.s, msg->component.len) ||
+	    kmsg_strbuf_putc(out, '.') ||
+	    kmsg_strbuf_putu(out, msg->number, 0, ' ') ||
+	    kmsg_strbuf_putn(out, ": ", 2))
 		return -ENOMEM;
 	ret = kmsg_args_decode(msg->fmt.s, msg->fmt.len, msg->args,
 			       msg->args_len, opts, args);
