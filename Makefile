@@ -10,6 +10,9 @@
 #   make patches   export the commits of build/linux to kernel-patches/
 #   make initramfs the guest's initramfs: busybox, modules, kselftests
 #   make bench     benchmarks (guest: cost of a message next to printk)
+#   make kmsg-check  the checker: are the build's messages documented?
+#   make docs-db   the docs database of this build (build/docs-db/kmsg.db)
+#   make man       a man page per message, and a printable manual
 #   make deps      install the Debian packages all of this needs
 #
 # Variables: JOBS (parallel jobs), ACCEL (tcg|kvm|auto), TIMEOUT (guest
@@ -38,9 +41,10 @@ KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) -j$(JOBS) \
 DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python3 \
 	libssl-dev cpio kmod busybox-static qemu-system-x86 ccache git \
 	xz-utils file perl gzip rsync time pkg-config libtraceevent-dev libtracefs-dev \
-	libtracecmd-dev trace-cmd
+	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db
 
 .PHONY: all deps kernel patches selftests tools initramfs demo bench check \
+	kmsg-check docs-db man \
 	host-tests guest-check record-tests clean distclean
 
 all: demo
@@ -116,11 +120,30 @@ tools: deps
 	@echo "  TOOLS   kmsg plugin_kmsg.so kmsg-static"
 	@$(MAKE) -s -C tools O=$(TOOLS) all static
 
-initramfs: selftests tools
+# --- message documentation ---------------------------------------------------
+
+DOCS_DB := $(BUILD)/docs-db/kmsg.db
+KMSG_DOC_ARGS = --srctree $(KSRC) --catalog docs-db/catalog $(KOBJ)/vmlinux $(MODROOT)
+
+# The checker over what was compiled: vmlinux and every module
+kmsg-check: kernel tools
+	@$(TOOLS)/kmsg-doc check $(KMSG_DOC_ARGS)
+
+docs-db: kernel tools
+	@mkdir -p $(dir $(DOCS_DB))
+	@$(TOOLS)/kmsg-doc build-db --out $(DOCS_DB) \
+		--release "$$(cat $(KOBJ)/include/config/kernel.release)" $(KMSG_DOC_ARGS)
+	@echo "  DOCS    $(DOCS_DB)"
+
+# MANPATH=build/man man kmsgtest.2; build/man/kmsg-manual.html
+man: docs-db
+	@$(TOOLS)/kmsg manual --db $(DOCS_DB) $(BUILD)/man
+
+initramfs: selftests tools docs-db
 	@qemu/mkinitramfs.sh $(INITRD) $(BUILD)/initramfs $(MODROOT) \
 		$(KSELFTEST) qemu/demo.sh:/demo.sh qemu/bench.sh:/bench.sh \
 		qemu/record.sh:/record.sh $(TOOLS)/kmsg-static:/usr/bin/kmsg \
-		elf:/usr/bin/trace-cmd
+		$(DOCS_DB):/usr/share/kmsg/kmsg.db elf:/usr/bin/trace-cmd
 
 RUN = qemu/run.sh --accel $(ACCEL) --timeout $(TIMEOUT)
 
@@ -150,7 +173,7 @@ bench: initramfs
 # --- tests ------------------------------------------------------------------
 
 HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
-	tools/tests/run.sh
+	tools/tests/run.sh tools/doctests/run.sh docs-db/tests/run.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh
 CHECK := $(BUILD)/check
@@ -165,10 +188,11 @@ run-tests = for t in $(2); do \
 		n=$$(echo $$t | tr / -); n=$${n%.sh}; \
 		echo "  TEST    $$t"; \
 		KSRC=$(KSRC) KOBJ=$(KOBJ) TOOLS=$(TOOLS) RECORD=$(CHECK)/record \
+			MODROOT=$(MODROOT) DOCS_DB=$(DOCS_DB) \
 			$$t > $(1)/host-$$n.tap 2>&1 || true; \
 	done
 
-host-tests: kernel tools
+host-tests: kernel tools docs-db
 	@rm -rf $(CHECK) && mkdir -p $(CHECK)
 	@$(call run-tests,$(CHECK),$(HOST_TESTS))
 

@@ -38,8 +38,48 @@ cut -c1-110 /sys/kernel/debug/kmsg/index/kmsgtest
 say "printk index: the same messages, with their prefix"
 grep 'kmsgtest\.' /sys/kernel/debug/printk/index/kmsgtest | cut -c1-110
 
-say "the kmsg:kmsg trace events (tracefs instance kmsg-demo)"
-grep -v '^#' "$inst/trace" | cut -c1-150
-cat /sys/kernel/tracing/events/kmsg/kmsg/format
+say "the kmsg:kmsg trace events, as tracefs shows them (instance kmsg-demo)"
+grep -v '^#' "$inst/trace" | head -n 4 | cut -c1-150
 echo 0 > "$inst/events/kmsg/kmsg/enable"
 rmdir "$inst"
+
+# kmsg live in the background until it has COUNT messages; fire the rest
+live() {	# live COUNT MESSAGES... -- ARGS
+	count=$1
+	shift
+	msgs=
+	while [ "$1" != "--" ]; do msgs="$msgs $1"; shift; done
+	shift
+	kmsg live --color=never --count "$count" "$@" > /tmp/live.out &
+	pid=$!
+	until [ "$(cat /sys/kernel/tracing/instances/kmsg-live-$pid/events/kmsg/kmsg/enable 2>/dev/null)" = 1 ]; do
+		sleep 0.1
+	done
+	for m in $msgs; do echo "$m" > /sys/kernel/debug/kmsgtest/fire; done
+	wait $pid
+	cut -c1-150 /tmp/live.out
+}
+
+say "kmsg live: the messages rebuilt from the events' raw arguments"
+live 4 2 7 9 20 --
+
+say "kmsg live --json"
+live 1 21 -- --json
+
+say "kmsg live -x: with their documentation"
+live 2 2 21 -- -x
+
+say "kmsg live --lang ja: translated from the same raw arguments"
+live 4 1 2 20 21 -- --lang ja
+
+say "kmsg explain kmsgtest.2 (like the original proposal's man kmsgtest.2)"
+kmsg explain kmsgtest.2
+
+say "kmsg explain kmsgbench.1 (documented in docs-db/, not in the source)"
+kmsg explain kmsgbench.1 | head -n 12
+
+say "kmsg search paths online"
+kmsg search paths online
+
+say "kmsg dmesg -x (the end of the kernel log, explained)"
+kmsg dmesg -x | tail -n 6 | cut -c1-150

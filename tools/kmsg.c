@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -25,12 +26,14 @@
 #include <trace-cmd.h>
 #endif
 
+#include "kmsg_docs.h"
 #include "kmsg_event.h"
 #include "kmsg_json.h"
 #include "kmsg_ksyms.h"
 #include "kmsg_render.h"
 #include "kmsg_strbuf.h"
 #include "kmsg_text.h"
+#include "manual.h"
 
 #define KMSG_VERSION "0.1"
 
@@ -47,6 +50,9 @@ struct options {
 	unsigned int levels;	/* bit per level to show */
 	bool errno_numbers;	/* %pe as numbers (!CONFIG_SYMBOLIC_ERRNAME) */
 	const char *kallsyms;	/* symbols for %ps/%pS from this file */
+	const char *db;		/* docs database */
+	bool explain;		/* -x: annotate messages with their docs */
+	const char *lang;	/* render translations for this locale */
 };
 
 struct state {
@@ -60,6 +66,8 @@ struct state {
 	long bad;
 	bool use_color;
 	bool done;
+	struct kmsg_docs *docs;
+	char id[96];
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -74,7 +82,11 @@ static void usage_main(FILE *f)
 		"Rebuild kernel messages from kmsg:kmsg trace events.\n\n"
 		"Commands:\n"
 		"  live         stream messages as the kernel prints them\n"
-		"  report FILE  read a trace.dat recorded with trace-cmd\n\n"
+		"  report FILE  read a trace.dat recorded with trace-cmd\n"
+		"  explain ID   the documentation of a message (comp.N)\n"
+		"  search WORD  messages whose documentation has these words\n"
+		"  dmesg [FILE] kernel log (/dev/kmsg, or dmesg text), annotated\n"
+		"  manual DIR   man pages and a printable manual of all messages\n\n"
 		"'%s COMMAND --help' describes a command. See kmsg(1).\n",
 		prog, prog);
 }
@@ -85,6 +97,11 @@ static void usage_filters(FILE *f)
 	      "  -J, --json             one JSON object per line (see kmsg(1))\n"
 	      "      --color[=WHEN]     auto (default), always or never\n"
 	      "      --errno-numbers    %pe as -19 rather than -ENODEV\n"
+	      "  -x, --explain          add each message's description and user\n"
+	      "                         response (from the docs database)\n"
+	      "      --lang LOCALE      translated messages (default: LC_MESSAGES)\n"
+	      "      --db FILE          docs database (default: $KMSG_DB or\n"
+	      "                         " KMSG_DOCS_DEFAULT ")\n"
 	      "  -k, --kallsyms FILE    symbols for %ps and %pS from FILE, in\n"
 	      "                         /proc/kallsyms format (with module names)\n"
 	      "Filters:\n"
@@ -114,6 +131,23 @@ static void usage_report(FILE *f)
 		"'trace-cmd record -e kmsg:kmsg'.\n\n"
 		"  -n, --count N          stop after N messages\n", prog);
 	usage_filters(f);
+}
+
+static void usage_docs(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s explain [--db FILE] ID...\n"
+		"       %s search [--db FILE] WORD...\n"
+		"       %s dmesg [-x] [--db FILE] [FILE]\n"
+		"       %s manual [--db FILE] DIR\n"
+		"explain: the documentation of messages, by identifier (comp.N).\n"
+		"search: messages whose format or documentation has every WORD.\n"
+		"dmesg: the kernel log from /dev/kmsg, or dmesg text from FILE\n"
+		"(- for standard input); with -x, each message carrying an\n"
+		"identifier is followed by its description and user response.\n"
+		"manual: DIR/man9/<id>.9 for every message (MANPATH=DIR man\n"
+		"kmsgtest.2) and DIR/kmsg-manual.html, a printable manual.\n",
+		prog, prog, prog, prog);
 }
 
 static int parse_level(const char *s)
@@ -254,6 +288,49 @@ static int print_json(struct state *st, const struct kmsg_msg *m,
 		0 : -EIO;
 }
 
+static const char *translation(struct state *st)
+{
+	if (!st->docs || !st->opt->lang)
+		return NULL;
+	return kmsg_docs_translation(st->docs, st->id, st->opt->lang);
+}
+
+/* journalctl -x style: the documentation under the message, "-- " lines */
+static int print_lines(const char *label, const char *text)
+{
+	const char *p = text, *nl;
+	bool first = true;
+
+	if (!text || !*text)
+		return 0;
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		printf("-- %s%.*s\n", first ? label : "", (int)(nl - p), p);
+		first = false;
+		p = *nl ? nl + 1 : nl;
+	}
+	return 0;
+}
+
+static int print_explain(struct state *st, const char *id)
+{
+	struct kmsg_doc doc;
+	int ret = kmsg_docs_get(st->docs, id, &doc);
+
+	if (ret == 1) {
+		printf("-- %s: not documented\n", id);
+		return 0;
+	}
+	if (ret < 0)
+		return ret;
+	print_lines("Description: ", doc.description);
+	print_lines("User Response: ", doc.user_response);
+	kmsg_doc_free(&doc);
+	return 0;
+}
+
 static void bad_record(struct state *st, struct tep_record *rec,
 		       const char *why)
 {
@@ -279,10 +356,14 @@ static int handle_record(struct state *st, struct tep_record *rec)
 	if (!wanted(st->opt, &m))
 		return 0;
 	st->text.len = 0;
-	ret = kmsg_msg_text(&st->text, &m, NULL, &st->ropts, &args);
+	snprintf(st->id, sizeof(st->id), "%.*s.%u", (int)m.component.len,
+		 m.component.s, m.number);
+	ret = kmsg_msg_text(&st->text, &m, translation(st), &st->ropts, &args);
 	if (ret < 0)
 		return ret;
 	ret = st->opt->json ? print_json(st, &m, &args) : print_text(st, &m);
+	if (!ret && st->opt->explain && !st->opt->json)
+		ret = print_explain(st, st->id);
 	if (ret)
 		return ret;
 	if (st->opt->count && ++st->shown >= st->opt->count)
@@ -298,6 +379,53 @@ static void report_lost(struct state *st, int cpu, long long missed)
 	} else {
 		fprintf(stderr, "CPU:%d [EVENTS DROPPED]\n", cpu);
 	}
+}
+
+static const char *db_path(const struct options *o)
+{
+	if (o->db)
+		return o->db;
+	return getenv("KMSG_DB") ?: KMSG_DOCS_DEFAULT;
+}
+
+/* The locale of the messages: LC_ALL, LC_MESSAGES, LANG, as gettext does */
+static const char *env_locale(void)
+{
+	static const char * const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		v = getenv(vars[i]);
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+/*
+ * Open the docs database when the options need it. A locale that only
+ * comes from the environment uses the database if there is one.
+ */
+static int open_docs(struct kmsg_docs **docs, struct options *o)
+{
+	bool implicit = false;
+	char err[512];
+
+	if (!o->lang) {
+		o->lang = env_locale();
+		implicit = true;
+	}
+	if (o->lang && (!strcmp(o->lang, "C") || !strcmp(o->lang, "POSIX") ||
+			!strncmp(o->lang, "C.", 2)))
+		o->lang = NULL;
+	if (!o->explain && !o->lang)
+		return 0;
+	*docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+	if (*docs || (implicit && !o->explain))
+		return 0;
+	fprintf(stderr, "%s: %s\n", prog, err);
+	return -1;
 }
 
 static int state_init(struct state *st, struct options *o,
@@ -316,11 +444,12 @@ static int state_init(struct state *st, struct options *o,
 	st->ropts.symbolic_errname = !o->errno_numbers;
 	st->use_color = o->color == COLOR_ALWAYS ||
 		(o->color == COLOR_AUTO && isatty(STDOUT_FILENO));
-	return 0;
+	return open_docs(&st->docs, o);
 }
 
 static void state_free(struct state *st)
 {
+	kmsg_docs_close(st->docs);
 	kmsg_strbuf_free(&st->line);
 	kmsg_strbuf_free(&st->text);
 }
@@ -534,6 +663,224 @@ static int cmd_report(struct options *o, const char *file)
 }
 #endif
 
+/* --- explain, search, dmesg ------------------------------------------ */
+
+static void print_indented(const char *text)
+{
+	const char *p = text, *nl;
+
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (nl > p)
+			printf("  %.*s\n", (int)(nl - p), p);
+		else
+			putchar('\n');
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+static int explain_one(struct kmsg_docs *docs, const char *id)
+{
+	struct kmsg_doc d;
+	int i, ret = kmsg_docs_get(docs, id, &d);
+
+	if (ret) {
+		fprintf(stderr, "%s: %s: %s\n", prog, id,
+			ret > 0 ? "no documentation" : "cannot read the database");
+		return 1;
+	}
+	printf("%s: \"%s\"\n\n", d.id, d.format);
+	if (d.level >= 0)
+		printf("Severity: %s\n", kmsg_level_name(d.level));
+	if (d.code_file)
+		printf("Printed by: %s:%d (%s)\n", d.code_file, d.code_line,
+		       d.function);
+	printf("Documented in: %s:%d\n", d.file, d.line);
+	if (d.nparams) {
+		printf("\nParameters:\n");
+		for (i = 0; i < d.nparams; i++)
+			printf("  @%d  %s\n", i, d.params[i] ? d.params[i] : "");
+	}
+	printf("\nDescription:\n");
+	print_indented(d.description);
+	printf("\nUser Response:\n");
+	print_indented(d.user_response);
+	if (d.see_also[0])
+		printf("\nSee also: %s\n", d.see_also);
+	kmsg_doc_free(&d);
+	return 0;
+}
+
+static int cmd_explain(struct options *o, int n, char **ids)
+{
+	struct kmsg_docs *docs;
+	char err[512];
+	int i, ret = 0;
+
+	docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+	if (!docs) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (i)
+			printf("\n");
+		ret |= explain_one(docs, ids[i]);
+	}
+	kmsg_docs_close(docs);
+	return ret;
+}
+
+static int search_hit(void *ctx, const char *id, const char *format,
+		      const char *description)
+{
+	const char *nl = description ? strchr(description, '\n') : NULL;
+
+	(void)ctx;
+	printf("%-14s \"%s\"\n", id ? id : "", format ? format : "");
+	if (description && *description)
+		printf("               %.*s%s\n",
+		       (int)(nl ? nl - description : (long)strlen(description)),
+		       description, nl ? " ..." : "");
+	return 0;
+}
+
+static int cmd_search(struct options *o, int n, char **words)
+{
+	struct kmsg_strbuf q = { 0 };
+	struct kmsg_docs *docs;
+	char err[512];
+	int i, ret;
+
+	/* every word must match: each one quoted, as FTS5 phrase */
+	for (i = 0; i < n; i++) {
+		const char *p;
+
+		kmsg_strbuf_puts(&q, i ? " \"" : "\"");
+		for (p = words[i]; *p; p++)
+			kmsg_strbuf_putn(&q, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1);
+		kmsg_strbuf_putc(&q, '"');
+	}
+	docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+	if (!docs) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		kmsg_strbuf_free(&q);
+		return 1;
+	}
+	ret = kmsg_docs_search(docs, q.buf ? q.buf : "", search_hit, NULL);
+	if (ret == 0)
+		fprintf(stderr, "%s: nothing found\n", prog);
+	else if (ret < 0)
+		fprintf(stderr, "%s: search failed\n", prog);
+	kmsg_docs_close(docs);
+	kmsg_strbuf_free(&q);
+	return ret > 0 ? 0 : 1;
+}
+
+/* "comp.N: " in @text, at its start or after ": " (device messages) */
+static bool find_id(const char *text, char *id, size_t size)
+{
+	const char *p = text, *q;
+
+	for (;;) {
+		q = p;
+		while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		       (*q >= '0' && *q <= '9') || *q == '_' || *q == '-')
+			q++;
+		if (q > p && *q == '.' && q[1] >= '0' && q[1] <= '9') {
+			const char *d = q + 1;
+
+			while (*d >= '0' && *d <= '9')
+				d++;
+			if (d[0] == ':' && d[1] == ' ' && (size_t)(d - p) < size) {
+				snprintf(id, size, "%.*s", (int)(d - p), p);
+				return true;
+			}
+		}
+		p = strstr(p, ": ");
+		if (!p)
+			return false;
+		p += 2;
+	}
+}
+
+/* One line of /dev/kmsg ("pri,seq,ts,flags;text") or of dmesg output */
+static void dmesg_line(struct options *o, struct kmsg_docs *docs, char *line)
+{
+	unsigned long long ts;
+	unsigned int pri;
+	char id[96], *text = line;
+	struct state st = { .opt = o, .docs = docs };
+
+	line[strcspn(line, "\n")] = '\0';
+	if (line[0] == ' ')
+		return;		/* a /dev/kmsg dictionary line */
+	if (sscanf(line, "%u,%*u,%llu,", &pri, &ts) == 2 && strchr(line, ';')) {
+		text = strchr(line, ';') + 1;
+		printf("[%5llu.%06llu] %-6s %s\n", ts / 1000000, ts % 1000000,
+		       kmsg_level_name(pri & 7), text);
+	} else {
+		printf("%s\n", line);
+		if (line[0] == '[' && strchr(line, ']'))
+			text = strchr(line, ']') + 1 + (strchr(line, ']')[1] == ' ');
+	}
+	if (o->explain && find_id(text, id, sizeof(id)))
+		print_explain(&st, id);
+}
+
+static int cmd_dmesg(struct options *o, const char *file)
+{
+	struct kmsg_docs *docs = NULL;
+	bool kmsg = !file;
+	char err[512], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (o->explain) {
+		docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+		if (!docs) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return 1;
+		}
+	}
+	if (kmsg) {
+		/* every record once, without waiting for new ones */
+		int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+		char rec[8192];
+		ssize_t n;
+
+		if (fd < 0) {
+			fprintf(stderr, "%s: /dev/kmsg: %s\n", prog, strerror(errno));
+			kmsg_docs_close(docs);
+			return 1;
+		}
+		while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+		       (n < 0 && errno == EPIPE)) {
+			if (n <= 0)
+				continue;
+			rec[n] = '\0';
+			dmesg_line(o, docs, rec);
+		}
+		close(fd);
+	} else {
+		f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+		if (!f) {
+			fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
+			kmsg_docs_close(docs);
+			return 1;
+		}
+		while (getline(&line, &cap, f) > 0)
+			dmesg_line(o, docs, line);
+		if (f != stdin)
+			fclose(f);
+		free(line);
+	}
+	kmsg_docs_close(docs);
+	return 0;
+}
+
 /* --- main ---------------------------------------------------------- */
 
 static const struct option long_options[] = {
@@ -542,6 +889,9 @@ static const struct option long_options[] = {
 	{ "colour", optional_argument, NULL, 'C' },
 	{ "errno-numbers", no_argument, NULL, 'E' },
 	{ "kallsyms", required_argument, NULL, 'k' },
+	{ "explain", no_argument, NULL, 'x' },
+	{ "lang", required_argument, NULL, 'L' },
+	{ "db", required_argument, NULL, 'D' },
 	{ "component", required_argument, NULL, 'c' },
 	{ "id", required_argument, NULL, 'i' },
 	{ "level", required_argument, NULL, 'l' },
@@ -568,7 +918,7 @@ static int parse_options(int argc, char **argv, struct options *o,
 
 	o->color = COLOR_AUTO;
 	o->levels = 0xff;
-	while ((c = getopt_long(argc, argv, "Jc:i:l:n:d:k:h", long_options,
+	while ((c = getopt_long(argc, argv, "Jc:i:l:n:d:k:xh", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'J':
@@ -589,6 +939,15 @@ static int parse_options(int argc, char **argv, struct options *o,
 			break;
 		case 'k':
 			o->kallsyms = optarg;
+			break;
+		case 'x':
+			o->explain = true;
+			break;
+		case 'L':
+			o->lang = optarg;
+			break;
+		case 'D':
+			o->db = optarg;
 			break;
 		case 'c':
 			o->component = optarg;
@@ -662,6 +1021,41 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return cmd_report(&o, argv[optind]);
+	}
+	if (!strcmp(cmd, "manual")) {
+		struct kmsg_docs *docs;
+		char err[512];
+		int ret;
+
+		if (parse_options(argc, argv, &o, false, usage_docs))
+			return 1;
+		if (optind != argc - 1) {
+			usage_docs(stderr);
+			return 1;
+		}
+		docs = kmsg_docs_open(db_path(&o), err, sizeof(err));
+		if (!docs) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return 1;
+		}
+		ret = kmsg_manual(docs, argv[optind]);
+		kmsg_docs_close(docs);
+		return ret;
+	}
+	if (!strcmp(cmd, "explain") || !strcmp(cmd, "search") ||
+	    !strcmp(cmd, "dmesg")) {
+		if (parse_options(argc, argv, &o, false, usage_docs))
+			return 1;
+		if (!strcmp(cmd, "dmesg"))
+			return optind < argc - 1 ? (usage_docs(stderr), 1) :
+				cmd_dmesg(&o, optind < argc ? argv[optind] : NULL);
+		if (optind == argc) {
+			usage_docs(stderr);
+			return 1;
+		}
+		return !strcmp(cmd, "explain") ?
+			cmd_explain(&o, argc - optind, argv + optind) :
+			cmd_search(&o, argc - optind, argv + optind);
 	}
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
 	usage_main(stderr);

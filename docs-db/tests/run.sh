@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The project's own messages and their documentation, on the host: the
+# checker is clean on the kernel build, the docs database builds the same
+# twice, and explain, search and the man pages show what was documented.
+# TAP output. KSRC, KOBJ, TOOLS, MODROOT, DOCS_DB as the Makefile sets.
+set -u
+tools=${TOOLS:?} ksrc=${KSRC:?} kobj=${KOBJ:?} modroot=${MODROOT:?}
+db=${DOCS_DB:?}
+top=$(dirname "$(realpath "$0")")/../..
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() {	# ok RC DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+echo "TAP version 13"
+
+"$tools/kmsg-doc" check --srctree "$ksrc" --catalog "$top/docs-db/catalog" \
+	"$kobj/vmlinux" "$modroot" > "$tmp/check" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/check"
+ok $rc "kmsg-doc check: the build's messages are all documented, without errors"
+! grep -q ': warning: ' "$tmp/check"
+ok $? "kmsg-doc check: no warnings"
+
+for i in 1 2; do
+	"$tools/kmsg-doc" build-db --out "$tmp/db$i" --srctree "$ksrc" \
+		--catalog "$top/docs-db/catalog" --release test \
+		"$kobj/vmlinux" "$modroot" > "$tmp/build$i" 2>&1
+done
+sqlite3 "$tmp/db1" .dump > "$tmp/dump1" 2>&1
+sqlite3 "$tmp/db2" .dump > "$tmp/dump2" 2>&1
+[ -s "$tmp/dump1" ] && cmp -s "$tmp/dump1" "$tmp/dump2"
+ok $? "build-db twice from the same inputs: the same content"
+[ "$(sqlite3 "$tmp/db1" "SELECT count(*) FROM docs")" -ge 18 ]
+ok $? "docs database: kmsgtest (source) and kmsgbench (catalog) documented"
+
+KMSG_DB=$db "$tools/kmsg" explain kmsgtest.2 > "$tmp/explain" 2>&1
+cat > "$tmp/want" <<'EOT'
+kmsgtest.2: "device %x not online"
+
+Severity: err
+EOT
+head -n 3 "$tmp/explain" | cmp -s - "$tmp/want" &&
+	grep -q '^  @0  Device number of the device\.$' "$tmp/explain" &&
+	grep -A1 '^User Response:$' "$tmp/explain" | grep -q '^  Set the device online and retry the operation\.$'
+ok $? "kmsg explain kmsgtest.2: message, severity, parameter, user response"
+[ $? = 0 ] || sed 's/^/# /' "$tmp/explain"
+
+KMSG_DB=$db "$tools/kmsg" explain kmsgbench.1 | grep -q '^Documented in: .*docs-db/catalog/kmsgbench.kmsg:'
+ok $? "kmsg explain kmsgbench.1: documented in the catalog"
+
+KMSG_DB=$db "$tools/kmsg" search paths online > "$tmp/search" 2>&1
+head -n 1 "$tmp/search" | grep -q '^kmsgtest.21 '
+ok $? "kmsg search paths online: kmsgtest.21 first"
+KMSG_DB=$db "$tools/kmsg" search nosuchwordanywhere > /dev/null 2>&1
+[ $? = 1 ]
+ok $? "kmsg search: nothing found exits 1"
+
+"$tools/kmsg" manual --db "$db" "$tmp/man" > /dev/null 2>&1 &&
+	MANPATH=$tmp/man man -P cat kmsgtest.2 2>/dev/null | grep -q 'Set the device online'
+ok $? "man kmsgtest.2 with MANPATH at the generated pages"
+grep -q '<h2>kmsgtest.21</h2>' "$tmp/man/kmsg-manual.html" 2>/dev/null
+ok $? "printable manual (HTML) has every message"
+
+printf 'kmsgtest.2: device 4711 not online\n[    1.0] kmsgtest.99: nope\nplain line\n' |
+	KMSG_DB=$db "$tools/kmsg" dmesg -x - > "$tmp/dmesg"
+grep -A1 '^kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | grep -q '^-- Description: ' &&
+	grep -q '^-- kmsgtest.99: not documented$' "$tmp/dmesg" &&
+	grep -qx 'plain line' "$tmp/dmesg"
+ok $? "kmsg dmesg -x on dmesg text: explained, undocumented marked, others kept"
+echo "1..$n"
