@@ -120,7 +120,7 @@ ok $? "kmsg live: SIGINT removes the instance"
 # dmesg -x: each identified message followed by its documentation
 echo 2 > $FIRE
 "$KMSG" dmesg -x > "$tmp/dmesg"
-grep -A2 'kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | tail -n 3 > "$tmp/got"
+grep -A3 'kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | tail -n 3 > "$tmp/got"
 cat > "$tmp/want" <<'EOF'
 -- Description: An operation was attempted on the kmsgtest device, but the device is not
 -- online. The operation failed.
