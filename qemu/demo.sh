@@ -76,7 +76,7 @@ say "kmsg explain kmsgtest.2 (like the original proposal's man kmsgtest.2)"
 kmsg explain kmsgtest.2
 
 say "kmsg explain kmsgbench.1 (documented in docs-db/, not in the source)"
-kmsg explain kmsgbench.1 | head -n 12
+kmsg explain kmsgbench.1
 
 say "kmsg search paths online"
 kmsg search paths online

@@ -1,0 +1,361 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of kmsg-doc: build it with ASan and UBSan, compile the fixtures
+# (fixtures/*/msg.c, with fake_kmsg.h, into ET_REL objects like the
+# kernel's), run kmsg-doc on them and compare with fixtures/*/expected.
+# TAP on stdout; the exit status is 0 whatever the results.
+#
+# A fixture directory holds msg.c, optionally catalog/ (passed as
+# --catalog), args (more options), expected (kmsg-doc's exact stdout),
+# expected.stderr (its exact stderr, @OUT@ for the build directory).  The
+# exit status must be 1 if an error is expected, else 0.
+#
+# TOOLS: the tools' build directory (default build/tools); everything is
+# built in $TOOLS/doctests.
+set -u
+here=$(dirname "$(realpath "$0")")
+out=${TOOLS:-$here/../../build/tools}/doctests
+mkdir -p "$out"
+out=$(realpath "$out")
+work=$out/work
+kd=$out/kmsg-doc
+patch=$out/elfpatch
+CC=${CC:-gcc}
+FIXCFLAGS="-c -O2 -I$here"
+
+# Sanitizer reports must not pass for kmsg-doc's own exit status 1.
+export ASAN_OPTIONS=exitcode=99:detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=exitcode=99:print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=exitcode=99
+
+n=0
+failed=0
+echo "TAP version 13"
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n $1"
+}
+
+diag() {
+	sed 's/^/# /'
+}
+
+# check NAME COND-STATUS [diagnostic file...]
+result() {
+	local name=$1 status=$2
+	shift 2
+	if [ "$status" = 0 ]; then
+		ok "$name"
+	else
+		not_ok "$name"
+		for f in "$@"; do
+			[ -s "$f" ] && diag < "$f"
+		done
+	fi
+}
+
+sanitizer_clean() {
+	! grep -q "Sanitizer\|runtime error:" "$1"
+}
+
+rm -rf "$work"
+mkdir -p "$work/fixtures"
+
+if ! make -s -C "$here" O="$out" all > "$work/build.log" 2>&1; then
+	diag < "$work/build.log"
+	echo "Bail out! kmsg-doc does not build"
+	echo "1..$((n + 1))"
+	exit 0
+fi
+ok "kmsg-doc builds with ASan and UBSan, and with the production command (-O2 -Werror)"
+
+# ---- fixtures compared with their expected output ----
+
+compile() {	# compile DIR OBJ: in DIR, so that __FILE__ is "msg.c"
+	(cd "$1" && $CC $FIXCFLAGS msg.c -o "$2") > "$work/cc.log" 2>&1
+}
+
+for dir in "$here"/fixtures/*/; do
+	dir=${dir%/}
+	name=$(basename "$dir")
+	[ -f "$dir/expected" ] || continue
+	obj=$work/fixtures/$name.o
+	if ! compile "$dir" "$obj"; then
+		not_ok "fixture $name: compiles"
+		diag < "$work/cc.log"
+		continue
+	fi
+	args=(check --srctree .)
+	[ -d "$dir/catalog" ] && args+=(--catalog catalog)
+	if [ -f "$dir/args" ]; then
+		read -r -a extra < "$dir/args"
+		args+=("${extra[@]}")
+	fi
+	(cd "$dir" && "$kd" "${args[@]}" "$obj") > "$work/$name.out" 2> "$work/$name.err"
+	rc=$?
+	want=0
+	if grep -q ": error: " "$dir/expected" ||
+	   { [ -f "$dir/expected.stderr" ] && [ -s "$dir/expected.stderr" ]; }; then
+		want=1
+	fi
+	sed -i "s|$out|@OUT@|g" "$work/$name.err"
+	status=0
+	{
+		diff -u "$dir/expected" "$work/$name.out" || status=1
+		if [ -f "$dir/expected.stderr" ]; then
+			diff -u "$dir/expected.stderr" "$work/$name.err" || status=1
+		elif [ -s "$work/$name.err" ]; then
+			echo "unexpected stderr:"; cat "$work/$name.err"; status=1
+		fi
+		[ $rc = $want ] || { echo "exit status $rc, expected $want"; status=1; }
+	} > "$work/$name.diff" 2>&1
+	result "fixture $name: kmsg-doc ${args[*]}" $status "$work/$name.diff"
+done
+
+# ---- corrupt objects ----
+
+corrupt=$here/fixtures/corrupt
+base=$work/corrupt.o
+compile "$corrupt" "$base"
+for variant in truncated index-addend string-addend index-size nonul; do
+	obj=$work/corrupt-$variant.o
+	cp "$base" "$obj"
+	case $variant in
+	truncated)	head -c 1500 "$base" > "$obj" ;;
+	index-addend)	"$patch" index-addend "$obj" 0x100000 ;;
+	string-addend)	"$patch" string-addend "$obj" 0x7fffffff ;;
+	index-size)	"$patch" index-size "$obj" 12 ;;
+	nonul)		"$patch" nonul "$obj" ;;
+	esac
+	# the object is skipped; a good object given with it is still read
+	(cd "$corrupt" && "$kd" check --srctree . "$obj" "$base") \
+		> "$work/corrupt-$variant.out" 2> "$work/corrupt-$variant.err"
+	rc=$?
+	sed -i "s|$out|@OUT@|g" "$work/corrupt-$variant.err"
+	status=0
+	{
+		diff -u "$corrupt/expected.$variant" "$work/corrupt-$variant.err" || status=1
+		[ -s "$work/corrupt-$variant.out" ] &&
+			{ echo "unexpected stdout:"; cat "$work/corrupt-$variant.out"; status=1; }
+		[ $rc = 1 ] || { echo "exit status $rc, expected 1"; status=1; }
+	} > "$work/corrupt-$variant.diff" 2>&1
+	result "corrupt object ($variant): clear error, object skipped, exit 1" \
+		$status "$work/corrupt-$variant.diff"
+done
+
+# ---- robustness: damaged objects, catalogs and sources never crash ----
+
+fuzz() {	# fuzz NAME INPUT COUNT CMD...: CMD with @IN@ for the damaged copy
+	local name=$1 input=$2 count=$3 i rc bad=0 ext
+	shift 3
+	ext=${input##*/}
+	for i in $(seq 1 "$count"); do
+		"$patch" mutate "$input" "$work/fuzz/$ext" "$i" $((i % 16 + 1))
+		"${@//@IN@/$work/fuzz/$ext}" > /dev/null 2> "$work/fuzz.err"
+		rc=$?
+		if { [ $rc != 0 ] && [ $rc != 1 ]; } || ! sanitizer_clean "$work/fuzz.err"; then
+			{ echo "seed $i: exit status $rc"; head -30 "$work/fuzz.err"; } > "$work/fuzz.diag"
+			bad=1
+			break
+		fi
+	done
+	result "robustness: $count damaged $name, exit 0 or 1, no sanitizer report" \
+		$bad "$work/fuzz.diag"
+}
+
+mkdir -p "$work/fuzz"
+good=$here/fixtures/good
+fuzz objects "$base" 300 "$kd" check --srctree "$corrupt" @IN@
+fuzz sources "$good/msg.c" 150 \
+	"$kd" check --srctree "$work/fuzz" --catalog "$good/catalog" "$base"
+fuzz catalogs "$good/catalog/fx.kmsg" 150 \
+	"$kd" check --srctree "$good" --catalog "$work/fuzz" "$base"
+fuzz error-laden-catalogs "$here/fixtures/catalog-errors/catalog/fx.kmsg" 100 \
+	"$kd" check --srctree "$good" --catalog "$work/fuzz" "$base"
+
+# ---- vmlinux: an executable (ET_EXEC), pointers as addresses ----
+
+vml=$work/vmlinux
+if (cd "$here/fixtures/vmlinux" && $CC -O2 -no-pie -Wl,--build-id -I"$here" \
+	msg.c -o "$vml") > "$work/cc.log" 2>&1; then
+	(cd "$here/fixtures/vmlinux" && "$kd" check --srctree . "$vml") \
+		> "$work/vmlinux.out" 2>&1
+	rc=$?
+	status=0
+	{ [ $rc = 0 ] && [ ! -s "$work/vmlinux.out" ]; } || status=1
+	result "vmlinux (ET_EXEC): index read through virtual addresses, all documented" \
+		$status "$work/vmlinux.out"
+
+	want=$(readelf -n "$vml" | sed -n 's/.*Build ID: *//p')
+	rm -f "$work/vmlinux.db"
+	(cd "$here/fixtures/vmlinux" && "$kd" build-db --out "$work/vmlinux.db" \
+		--release 6.12.0-test --srctree . "$vml") > "$work/vmlinux.out" 2>&1
+	got=$(sqlite3 "$work/vmlinux.db" "SELECT value FROM build WHERE key = 'build_id';
+		SELECT value FROM build WHERE key = 'release';
+		SELECT DISTINCT object FROM messages; SELECT count(*) FROM messages;" 2>&1)
+	expect=$(printf '%s\n6.12.0-test\nvmlinux\n2' "$want")
+	status=0
+	{ [ -n "$want" ] && [ "$got" = "$expect" ]; } || status=1
+	printf 'got:\n%s\nexpected:\n%s\n' "$got" "$expect" >> "$work/vmlinux.out"
+	result "build-db: build_id of vmlinux ($want), release, object 'vmlinux'" \
+		$status "$work/vmlinux.out"
+else
+	not_ok "vmlinux fixture links"
+	diag < "$work/cc.log"
+fi
+
+# ---- a module directory: *.ko searched, symbolic links not followed ----
+
+mods=$work/modroot/lib/modules/6.12.0
+mkdir -p "$mods/kernel/drivers" "$mods/kernel/fs" "$work/elsewhere"
+good=$here/fixtures/good
+cp "$work/fixtures/good.o" "$mods/kernel/drivers/fxgood.ko"
+cp "$work/fixtures/good.o" "$mods/kernel/fs/fxplain.o"	# not a .ko: ignored
+(cd "$good" && $CC $FIXCFLAGS -include "$here/fixtures/modules/modinfo.h" \
+	msg.c -o "$mods/kernel/fs/fx-file-name.ko")
+cp "$work/fixtures/good.o" "$work/elsewhere/fxlinked.ko"
+ln -s "$work/elsewhere" "$mods/kernel/linked-dir"
+ln -s "$work/elsewhere/fxlinked.ko" "$mods/kernel/fxlinked.ko"
+ln -s "$work/modroot" "$mods/build"		# a loop if followed
+rm -f "$work/modules.db"
+(cd "$good" && "$kd" build-db --out "$work/modules.db" --srctree . \
+	--catalog catalog "$work/modroot") > "$work/modules.out" 2>&1
+rc=$?
+got=$(sqlite3 "$work/modules.db" "SELECT object, count(*) FROM messages GROUP BY object ORDER BY object" 2>&1)
+expect=$(printf 'fxgood|3\nfxmod|3')
+status=0
+{ [ $rc = 0 ] && [ "$got" = "$expect" ]; } || status=1
+printf 'exit %s, got:\n%s\nexpected:\n%s\n' "$rc" "$got" "$expect" >> "$work/modules.out"
+result "directory: *.ko found, .modinfo name= used, else the file name, links skipped" \
+	$status "$work/modules.out"
+
+# ---- build-db ----
+
+db1=$work/db1/kmsg.db
+db2=$work/db2/kmsg.db
+mkdir -p "$work/db1" "$work/db2"
+status=0
+for db in "$db1" "$db2"; do
+	(cd "$good" && "$kd" build-db --out "$db" --srctree . --catalog catalog \
+		--release 6.12.118+ "$work/fixtures/good.o") >> "$work/db.out" 2>&1 || status=1
+done
+sqlite3 "$db1" .dump > "$work/db1.dump" 2>&1 || status=1
+sqlite3 "$db2" .dump > "$work/db2.dump" 2>&1 || status=1
+diff -u "$work/db1.dump" "$work/db2.dump" >> "$work/db.out" 2>&1 || status=1
+[ -s "$work/db1.dump" ] || status=1
+result "build-db twice: identical sqlite3 .dump" $status "$work/db.out"
+
+if [ -s "$db1" ] && cmp -s "$db1" "$db2"; then
+	ok "build-db twice: identical files"
+else
+	not_ok "build-db twice: identical files"
+fi
+
+status=0
+ls -A "$work/db1" > "$work/db.ls"
+[ "$(cat "$work/db.ls")" = kmsg.db ] || status=1
+result "build-db leaves no temporary file" $status "$work/db.ls"
+
+q() {
+	sqlite3 "$db1" "$1" 2>&1
+}
+
+check_query() {	# check_query DESC SQL EXPECTED
+	local got
+	got=$(q "$2")
+	if [ "$got" = "$3" ]; then
+		ok "query: $1"
+	else
+		not_ok "query: $1"
+		printf 'SQL: %s\ngot:\n%s\nexpected:\n%s\n' "$2" "$got" "$3" | diag
+	fi
+}
+
+check_query "SELECT description FROM docs WHERE id" \
+	"SELECT d.description FROM docs d WHERE d.id = 'fx.1';" \
+	"$(printf 'The device is not online.\nAn operation on it failed.\n\nThe operation is not retried.')"
+check_query "search MATCH" \
+	"SELECT id FROM search WHERE search MATCH 'online' ORDER BY rank;" "fx.1"
+check_query "search MATCH in a catalog's description" \
+	"SELECT id FROM search WHERE search MATCH 'paragraph' ORDER BY rank;" "fx.3"
+check_query "translation" \
+	"SELECT format FROM translations WHERE id = 'fx.3' AND locale = 'ja';" \
+	'%2$s の幅 [%1$*d]'
+check_query "build rows" \
+	"SELECT key || '=' || value FROM build ORDER BY key;" \
+	"$(printf 'build_id=\nrelease=6.12.118+\nschema=1')"
+check_query "docs rows: source, catalog, severity, see_also, line" \
+	"SELECT id, source, file, line, quote(severity), see_also FROM docs ORDER BY id;" \
+	"$(printf 'fx.1|source|msg.c|35|NULL|\nfx.2|source|msg.c|47|NULL|\nfx.3|catalog|catalog/fx.kmsg|2|'"'"'warn'"'"'|fx.1 fx.2')"
+check_query "parameters, continued lines joined" \
+	"SELECT id || ' @' || position || ' ' || text FROM parameters ORDER BY id, position;" \
+	"$(printf 'fx.1 @0 number of the device\nfx.2 @0 number of the device\nfx.2 @1 its status, a negative errno value\nfx.3 @0 the width of something\nfx.3 @1 the name')"
+check_query "messages: format without newline, level, device, object" \
+	"SELECT id, level, format, file, line, function, object, device FROM messages;" \
+	"$(printf 'fx.1|3|device %%x not online|msg.c|10|fx_probe|good|0\nfx.2|6|device %%x has status %%i (100%%%%)|msg.c|11|fx_probe|good|0\nfx.3|4|width [%%*d] of %%s|msg.c|12|fx_probe|good|1')"
+
+# a failed build writes nothing, and keeps what was there
+nodb=$work/nodb/kmsg.db
+mkdir -p "$work/nodb"
+(cd "$here/fixtures/docformat" && "$kd" build-db --out "$nodb" --srctree . \
+	"$work/fixtures/docformat.o") > "$work/nodb.out" 2>&1
+rc=$?
+status=0
+{ [ $rc = 1 ] && [ -z "$(ls -A "$work/nodb")" ]; } || status=1
+grep -q "error: documented format of fx.1 differs" "$work/nodb.out" || status=1
+ls -A "$work/nodb" >> "$work/nodb.out"
+result "build-db with errors: exit 1, no output file, no temporary file" \
+	$status "$work/nodb.out"
+
+cp "$db1" "$nodb"
+(cd "$here/fixtures/docformat" && "$kd" build-db --out "$nodb" --srctree . \
+	"$work/fixtures/docformat.o") > "$work/nodb.out" 2>&1
+status=0
+cmp -s "$db1" "$nodb" || status=1
+[ "$(ls -A "$work/nodb")" = kmsg.db ] || status=1
+result "build-db with errors: an existing database stays as it was" \
+	$status "$work/nodb.out"
+
+(cd "$good" && "$kd" build-db --out "$work/nodb/other.db" --srctree . \
+	--catalog catalog "$work/corrupt-index-addend.o" "$work/fixtures/good.o") \
+	> "$work/nodb.out" 2>&1
+rc=$?
+status=0
+{ [ $rc = 1 ] && [ ! -e "$work/nodb/other.db" ]; } || status=1
+grep -q "corrupt kmsg index" "$work/nodb.out" || status=1
+result "build-db with a corrupt object: exit 1, no output file" $status "$work/nodb.out"
+
+# ---- usage ----
+
+status=0
+for args in "" "frobnicate x.o" "check" "build-db x.o" "check --out x.db x.o" \
+	    "check --template=html x.o" "build-db --out x.db --template=source x.o"; do
+	# shellcheck disable=SC2086
+	"$kd" $args > /dev/null 2>> "$work/usage.err"
+	rc=$?
+	[ $rc = 2 ] || { echo "kmsg-doc $args: exit $rc, expected 2"; status=1; }
+done > "$work/usage.out"
+result "usage errors: exit 2" $status "$work/usage.out"
+
+# undocumented messages do not stop the database: they are in messages,
+# not in docs, and reported as warnings
+(cd "$here/fixtures/missing" && "$kd" build-db --out "$work/missing.db" \
+	--srctree . "$work/fixtures/missing.o") > "$work/missing-db.out" 2>&1
+status=$?
+grep -q "warning: Missing description for: fx.1" "$work/missing-db.out" || status=1
+[ "$(sqlite3 "$work/missing.db" "SELECT count(*) FROM messages WHERE id = 'fx.1'")" = 1 ] || status=1
+[ "$(sqlite3 "$work/missing.db" "SELECT count(*) FROM docs WHERE id = 'fx.1'")" = 0 ] || status=1
+result "build-db: an undocumented message is in messages, not in docs" \
+	$status "$work/missing-db.out"
+
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+exit 0

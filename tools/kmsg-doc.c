@@ -1,0 +1,838 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg-doc - check the documentation of kernel messages against the kmsg
+ * index of a build, and build the docs database from them.
+ *
+ *   kmsg-doc check   [--srctree DIR] [--catalog DIR] [--template=source|catalog] OBJECT...
+ *   kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...
+ *
+ * OBJECT is vmlinux, a module or object file, or a directory searched for
+ * *.ko.  The documentation comes from the source files the index names
+ * (in-source form, relative to --srctree) and from the *.kmsg catalogs in
+ * --catalog; docs-db/FORMAT.md and docs-db/SCHEMA.md describe both and the
+ * database.
+ *
+ * Build (from tools/):
+ *
+ *   gcc -Wall -Wextra -Werror -O2 -Ilib $(pkg-config --cflags libelf sqlite3) \
+ *	kmsg-doc.c lib/kmsg_catalog.c lib/kmsg_index.c lib/kmsg_srcdoc.c \
+ *	lib/kmsg_db.c lib/kmsg_strbuf.c -o kmsg-doc \
+ *	$(pkg-config --libs libelf sqlite3)
+ *
+ * Exit status: 0 without errors (warnings are fine), 1 if there were
+ * errors, 2 for a usage error.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kmsg_catalog.h"
+#include "kmsg_db.h"
+#include "kmsg_index.h"
+#include "kmsg_srcdoc.h"
+#include "kmsg_strbuf.h"
+
+#define NONE SIZE_MAX
+/* Source and catalog files larger than this are refused */
+#define TEXT_FILE_MAX (64u << 20)
+
+enum template_kind { TEMPLATE_SOURCE, TEMPLATE_CATALOG };
+
+struct options {
+	bool build_db;
+	const char *srctree;
+	const char *catalog;
+	enum template_kind tmpl;
+	const char *out;
+	const char *release;
+};
+
+/* Everything known about one identifier */
+struct ident {
+	const char *component;
+	unsigned int number;
+	const char *id;
+	size_t *msgs;		/* indices into ctx.sorted, in order */
+	size_t nmsgs, capmsgs;
+	struct kmsg_doc *src;	/* the in-source doc */
+	struct kmsg_doc *cat;	/* the catalog entry (not broken) */
+	bool broken;		/* a catalog entry with errors */
+	bool missing;		/* "Missing description" reported */
+};
+
+struct ctx {
+	struct options opt;
+	struct kmsg_msgs msgs;
+	const struct kmsg_msg **sorted;	/* sorted, exact duplicates removed */
+	size_t nsorted;
+	struct kmsg_docs srcdocs, catdocs;
+	struct kmsg_diags diags;
+	struct ident *ids;
+	size_t nids;
+	char *build_id;
+	bool failed;		/* errors outside the diagnostics */
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: kmsg-doc check [--srctree DIR] [--catalog DIR] [--template=source|catalog] OBJECT...\n"
+	      "       kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...\n",
+	      f);
+}
+
+static void error_msg(struct ctx *c, const char *msg)
+{
+	fprintf(stderr, "%s\n", msg);
+	c->failed = true;
+}
+
+/* Read a whole file; NULL with errno set on failure. */
+static char *read_text(const char *path, size_t *len)
+{
+	struct stat stb;
+	char *buf;
+	size_t n = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &stb)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	if (!S_ISREG(stb.st_mode) || (uint64_t)stb.st_size > TEXT_FILE_MAX) {
+		close(fd);
+		errno = S_ISREG(stb.st_mode) ? EFBIG : EINVAL;
+		return NULL;
+	}
+	buf = kmsg_xmalloc((size_t)stb.st_size + 1);
+	while (n < (size_t)stb.st_size) {
+		ssize_t r = read(fd, buf + n, (size_t)stb.st_size - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* ---- loading ---- */
+
+static void load_objects(struct ctx *c, char **objects, int nobjects)
+{
+	char **files = NULL, *err;
+	size_t nfiles = 0, cap = 0, i;
+	int k;
+
+	for (k = 0; k < nobjects; k++) {
+		if (kmsg_index_files(objects[k], &files, &nfiles, &cap, &err)) {
+			error_msg(c, err);
+			free(err);
+		}
+	}
+	for (i = 0; i < nfiles; i++) {
+		char *bid = NULL;
+
+		if (kmsg_index_read(files[i], &c->msgs, c->build_id ? NULL : &bid,
+				    &err)) {
+			error_msg(c, err);
+			free(err);
+		} else if (bid) {
+			c->build_id = bid;
+		}
+		free(files[i]);
+	}
+	free(files);
+}
+
+/* messages by object, file, line, then everything else */
+static int msg_cmp(const void *a, const void *b)
+{
+	const struct kmsg_msg *x = *(const struct kmsg_msg *const *)a;
+	const struct kmsg_msg *y = *(const struct kmsg_msg *const *)b;
+	int r = strcmp(x->object, y->object);
+
+	if (!r)
+		r = strcmp(x->file, y->file);
+	if (r)
+		return r;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	r = kmsg_id_cmp(x->component, x->number, y->component, y->number);
+	if (!r)
+		r = strcmp(x->format, y->format);
+	if (!r)
+		r = strcmp(x->func, y->func);
+	if (r)
+		return r;
+	if (x->level != y->level)
+		return x->level < y->level ? -1 : 1;
+	return (int)x->device - (int)y->device;
+}
+
+static void sort_msgs(struct ctx *c)
+{
+	size_t i, n = 0;
+
+	c->sorted = kmsg_xcalloc(c->msgs.n + 1, sizeof(*c->sorted));
+	for (i = 0; i < c->msgs.n; i++)
+		c->sorted[i] = &c->msgs.v[i];
+	if (c->msgs.n > 1)
+		qsort(c->sorted, c->msgs.n, sizeof(*c->sorted), msg_cmp);
+	/* the same module given twice (build tree and installed copy) */
+	for (i = 0; i < c->msgs.n; i++)
+		if (!n || msg_cmp(&c->sorted[n - 1], &c->sorted[i]))
+			c->sorted[n++] = c->sorted[i];
+	c->nsorted = n;
+}
+
+/* A source path from the index, relative and inside the tree? */
+static bool safe_source_path(const char *p)
+{
+	const char *s = p;
+
+	if (!*p || *p == '/')
+		return false;
+	while (*s) {
+		size_t n = strcspn(s, "/");
+
+		if (n == 2 && s[0] == '.' && s[1] == '.')
+			return false;
+		s += n;
+		while (*s == '/')
+			s++;
+	}
+	return true;
+}
+
+static int cstr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void load_sources(struct ctx *c)
+{
+	const char **files = kmsg_xcalloc(c->nsorted + 1, sizeof(*files));
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nsorted; i++)
+		files[i] = c->sorted[i]->file;
+	if (c->nsorted > 1)
+		qsort(files, c->nsorted, sizeof(*files), cstr_cmp);
+	for (i = 0; i < c->nsorted; i++) {
+		char *path, *text;
+		size_t len;
+
+		if (n && !strcmp(files[n - 1], files[i]))
+			continue;
+		files[n++] = files[i];
+		if (!safe_source_path(files[i])) {
+			char *e = kmsg_xprintf("kmsg-doc: warning: %s: source path not inside the source tree, not read",
+					       files[i]);
+
+			fprintf(stderr, "%s\n", e);
+			free(e);
+			continue;
+		}
+		path = kmsg_xprintf("%s/%s", c->opt.srctree, files[i]);
+		text = read_text(path, &len);
+		if (!text) {
+			fprintf(stderr, "kmsg-doc: warning: %s: %s\n", path,
+				strerror(errno));
+		} else {
+			kmsg_srcdoc_parse(files[i], text, len, &c->srcdocs,
+					  &c->diags);
+			free(text);
+		}
+		free(path);
+	}
+	free(files);
+}
+
+static void load_catalogs(struct ctx *c)
+{
+	const char *dir = c->opt.catalog;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	DIR *d;
+
+	if (!dir)
+		return;
+	d = opendir(dir);
+	if (!d) {
+		char *e = kmsg_xprintf("kmsg-doc: %s: %s", dir, strerror(errno));
+
+		error_msg(c, e);
+		free(e);
+		return;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 5 && !strcmp(de->d_name + len - 5, ".kmsg") &&
+		    de->d_name[0] != '.') {
+			KMSG_GROW(names, cap, n);
+			names[n++] = kmsg_xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cstr_cmp);
+	for (i = 0; i < n; i++) {
+		size_t dl = strlen(dir), len;
+		char *path = kmsg_xprintf("%s%s%s", dir,
+					  dl && dir[dl - 1] == '/' ? "" : "/",
+					  names[i]);
+		char *comp = kmsg_xstrndup(names[i], strlen(names[i]) - 5);
+		char *text = NULL;
+		bool valid = kmsg_valid_component(comp, strlen(comp));
+
+		if (valid)
+			text = read_text(path, &len);
+		if (!valid) {
+			kmsg_diag_add(&c->diags, path, 1, true,
+				      "the file name is not <component>.kmsg");
+		} else if (!text) {
+			char *e = kmsg_xprintf("kmsg-doc: %s: %s", path,
+					       strerror(errno));
+
+			error_msg(c, e);
+			free(e);
+		} else {
+			kmsg_catalog_parse(path, comp, text, len, &c->catdocs,
+					   &c->diags);
+			free(text);
+		}
+		free(comp);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* ---- identifiers ---- */
+
+static int ident_cmp(const void *a, const void *b)
+{
+	const struct ident *x = a, *y = b;
+
+	return kmsg_id_cmp(x->component, x->number, y->component, y->number);
+}
+
+static struct ident *find_ident(struct ctx *c, const char *comp, unsigned int nr)
+{
+	struct ident key = { .component = comp, .number = nr };
+
+	return bsearch(&key, c->ids, c->nids, sizeof(key), ident_cmp);
+}
+
+static void add_ident(struct ident *v, size_t *n, const char *comp,
+		      unsigned int nr, const char *id)
+{
+	v[*n].component = comp;
+	v[*n].number = nr;
+	v[*n].id = id;
+	(*n)++;
+}
+
+static void build_idents(struct ctx *c)
+{
+	size_t total = c->nsorted + c->srcdocs.n + c->catdocs.n, n = 0, i;
+
+	c->ids = kmsg_xcalloc(total + 1, sizeof(*c->ids));
+	for (i = 0; i < c->nsorted; i++)
+		add_ident(c->ids, &n, c->sorted[i]->component,
+			  c->sorted[i]->number, c->sorted[i]->id);
+	for (i = 0; i < c->srcdocs.n; i++)
+		add_ident(c->ids, &n, c->srcdocs.v[i]->component,
+			  c->srcdocs.v[i]->number, c->srcdocs.v[i]->id);
+	for (i = 0; i < c->catdocs.n; i++)
+		add_ident(c->ids, &n, c->catdocs.v[i]->component,
+			  c->catdocs.v[i]->number, c->catdocs.v[i]->id);
+	if (n > 1)
+		qsort(c->ids, n, sizeof(*c->ids), ident_cmp);
+	c->nids = 0;
+	for (i = 0; i < n; i++)
+		if (!c->nids || ident_cmp(&c->ids[c->nids - 1], &c->ids[i]))
+			c->ids[c->nids++] = c->ids[i];
+}
+
+/* ---- checks ---- */
+
+static char *escaped(const char *s)
+{
+	struct kmsg_strbuf sb = { 0 };
+
+	kmsg_escape(&sb, s);
+	return kmsg_sb_take(&sb);
+}
+
+static void attach(struct ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsorted; i++) {
+		const struct kmsg_msg *m = c->sorted[i];
+		struct ident *id = find_ident(c, m->component, m->number);
+
+		if (id->nmsgs) {
+			const struct kmsg_msg *first = c->sorted[id->msgs[0]];
+
+			if (strcmp(first->format, m->format)) {
+				char *a = escaped(first->format), *b = escaped(m->format);
+
+				kmsg_diag_add(&c->diags, m->file, m->line, true,
+					      "%s used with two different formats: \"%s\" and \"%s\"",
+					      m->id, a, b);
+				free(a);
+				free(b);
+			}
+		}
+		KMSG_GROW(id->msgs, id->capmsgs, id->nmsgs);
+		id->msgs[id->nmsgs++] = i;
+	}
+	for (i = 0; i < c->srcdocs.n; i++) {
+		struct kmsg_doc *doc = c->srcdocs.v[i];
+		struct ident *id = find_ident(c, doc->component, doc->number);
+
+		if (id->src) {
+			kmsg_diag_add(&c->diags, doc->file, doc->line, true,
+				      "%s documented twice, first at %s:%u", doc->id,
+				      id->src->file, id->src->line);
+			continue;
+		}
+		id->src = doc;
+	}
+	for (i = 0; i < c->catdocs.n; i++) {
+		struct kmsg_doc *doc = c->catdocs.v[i];
+		struct ident *id = find_ident(c, doc->component, doc->number);
+
+		if (doc->broken) {
+			id->broken = true;
+			continue;
+		}
+		if (id->cat) {
+			kmsg_diag_add(&c->diags, doc->file, doc->line, true,
+				      "%s documented twice, first at %s:%u", doc->id,
+				      id->cat->file, id->cat->line);
+			continue;
+		}
+		id->cat = doc;
+	}
+}
+
+static void check_params(struct ctx *c, const struct kmsg_doc *doc,
+			 const char *code)
+{
+	const char *fmt = doc->format ? doc->format : code;
+	size_t m, count = doc->nparams, span;
+
+	if (!count || !fmt)
+		return;
+	m = kmsg_fmt_values(fmt);
+	span = (size_t)doc->params[count - 1].pos + 1;	/* sorted by pos */
+	if (count != m || span != m)
+		kmsg_diag_add(&c->diags, doc->file, doc->line, true,
+			      "%s: %zu parameters documented, the format has %zu conversions",
+			      doc->id, count != m ? count : span, m);
+}
+
+static void check_format(struct ctx *c, const struct kmsg_doc *doc,
+			 const char *code)
+{
+	char *a, *b;
+
+	if (!doc->format || !strcmp(doc->format, code))
+		return;
+	a = escaped(doc->format);
+	b = escaped(code);
+	kmsg_diag_add(&c->diags, doc->file, doc->format_line, true,
+		      "documented format of %s differs from the code: \"%s\" vs \"%s\"",
+		      doc->id, a, b);
+	free(a);
+	free(b);
+}
+
+static void check_translations(struct ctx *c, const struct kmsg_doc *cat,
+			       const char *ref)
+{
+	size_t i;
+
+	if (!ref)
+		return;
+	for (i = 0; i < cat->ntrans; i++) {
+		struct kmsg_strbuf why = { 0 };
+
+		if (!kmsg_trans_check(ref, cat->trans[i].format, &why))
+			kmsg_diag_add(&c->diags, cat->file, cat->trans[i].line, true,
+				      "%s: translation.%s: %s", cat->id,
+				      cat->trans[i].locale, why.buf ? why.buf : "");
+		kmsg_strbuf_free(&why);
+	}
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	char *x = kmsg_normalize_text(a), *y = kmsg_normalize_text(b);
+	bool same = !strcmp(x, y);
+
+	free(x);
+	free(y);
+	return same;
+}
+
+static void check_ident(struct ctx *c, struct ident *id)
+{
+	struct kmsg_doc *src = id->src, *cat = id->cat, *eff;
+	bool cat_desc = cat && cat->described;
+	const char *code = NULL;
+	size_t i;
+
+	if (!id->nmsgs) {
+		if (src)
+			kmsg_diag_add(&c->diags, src->file, src->line, true,
+				      "Description without message for: %s", src->id);
+		if (cat)
+			kmsg_diag_add(&c->diags, cat->file, cat->line, true,
+				      "Description without message for: %s", cat->id);
+		if (src)
+			check_params(c, src, NULL);
+		if (cat_desc)
+			check_params(c, cat, NULL);
+		if (cat)
+			check_translations(c, cat, cat->format ? cat->format :
+					   src ? src->format : NULL);
+		return;
+	}
+
+	code = c->sorted[id->msgs[0]]->format;
+	if (!src && !cat_desc && !id->broken) {
+		const struct kmsg_msg *m = c->sorted[id->msgs[0]];
+
+		/*
+		 * An error for the checker; the database still takes the
+		 * message, undocumented.
+		 */
+		kmsg_diag_add(&c->diags, m->file, m->line, !c->opt.build_db,
+			      "Missing description for: %s", id->id);
+		id->missing = true;
+	}
+	if (src) {
+		check_format(c, src, code);
+		check_params(c, src, code);
+	}
+	if (cat_desc) {
+		check_format(c, cat, code);
+		check_params(c, cat, code);
+	}
+	if (cat && cat->severity) {
+		for (i = 0; i < id->nmsgs; i++) {
+			const struct kmsg_msg *m = c->sorted[id->msgs[i]];
+			const char *lvl = kmsg_level_name(m->level);
+
+			if (lvl && strcmp(lvl, cat->severity)) {
+				kmsg_diag_add(&c->diags, cat->file, cat->severity_line,
+					      true,
+					      "documented severity of %s is %s, the code prints at %s",
+					      id->id, cat->severity, lvl);
+				break;
+			}
+		}
+	}
+	if (src && cat_desc &&
+	    (!same_text(src->description, cat->description) ||
+	     !same_text(src->user_response, cat->user_response)))
+		kmsg_diag_add(&c->diags, cat->file, cat->line, true,
+			      "%s documented in both the source and the catalog, differently",
+			      id->id);
+	eff = src ? src : cat_desc ? cat : NULL;
+	if (eff && !eff->user_response[0])
+		kmsg_diag_add(&c->diags, eff->file, eff->line, false,
+			      "%s: no user response documented", id->id);
+	if (cat)
+		check_translations(c, cat, cat->format ? cat->format : code);
+}
+
+static void run_checks(struct ctx *c)
+{
+	size_t i;
+
+	attach(c);
+	for (i = 0; i < c->nids; i++)
+		check_ident(c, &c->ids[i]);
+	kmsg_diags_sort(&c->diags);
+}
+
+/* ---- templates ---- */
+
+struct missing {
+	const struct kmsg_msg *m;
+};
+
+static int missing_cmp(const void *a, const void *b)
+{
+	const struct kmsg_msg *x = ((const struct missing *)a)->m;
+	const struct kmsg_msg *y = ((const struct missing *)b)->m;
+	int r = strcmp(x->file, y->file);
+
+	if (r)
+		return r;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return kmsg_id_cmp(x->component, x->number, y->component, y->number);
+}
+
+static void print_template(const struct options *opt, const struct kmsg_msg *m)
+{
+	size_t k, n = kmsg_fmt_values(m->format);
+	char *fmt = escaped(m->format);
+
+	putchar('\n');
+	if (opt->tmpl == TEMPLATE_SOURCE) {
+		fputs("/**\n * message\n", stdout);
+		for (k = 0; k < n; k++)
+			printf(" * @%zu:\n", k);
+		fputs(" *\n * Description:\n *\n * User Response:\n */\n", stdout);
+		printf("KMSG_DOC(%s, %u, \"%s\");\n", m->component, m->number, fmt);
+	} else {
+		printf("id: %s\n", m->id);
+		printf("severity: %s\n", kmsg_level_name(m->level));
+		printf("format: %s\n", fmt);
+		for (k = 0; k < n; k++)
+			printf("parameter: @%zu\n", k);
+		fputs("description:\nuser-response:\n", stdout);
+	}
+	free(fmt);
+}
+
+static void print_templates(struct ctx *c)
+{
+	struct missing *v = kmsg_xcalloc(c->nids + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i].missing)
+			v[n++].m = c->sorted[c->ids[i].msgs[0]];
+	if (n) {
+		if (n > 1)
+			qsort(v, n, sizeof(*v), missing_cmp);
+		fputs("# Templates for undocumented messages:\n", stdout);
+		for (i = 0; i < n; i++)
+			print_template(&c->opt, v[i].m);
+	}
+	free(v);
+}
+
+/* ---- the database ---- */
+
+static int write_db(struct ctx *c)
+{
+	struct kmsg_db_input in = {
+		.release = c->opt.release ? c->opt.release : "",
+		.build_id = c->build_id ? c->build_id : "",
+		.msgs = c->sorted,
+		.nmsgs = c->nsorted,
+	};
+	struct kmsg_db_doc *docs = kmsg_xcalloc(c->nids + 1, sizeof(*docs));
+	struct kmsg_db_trans *trans = NULL;
+	size_t i, k, ntrans = 0, cap = 0;
+	char *err;
+	int ret;
+
+	for (i = 0; i < c->nids; i++) {
+		const struct ident *id = &c->ids[i];
+		const struct kmsg_doc *eff = id->src ? id->src :
+			id->cat && id->cat->described ? id->cat : NULL;
+
+		if (eff) {
+			docs[in.ndocs].doc = eff;
+			docs[in.ndocs].see_also = eff->see_also[0] || !id->cat ?
+				eff->see_also : id->cat->see_also;
+			in.ndocs++;
+		}
+		if (!id->cat)
+			continue;
+		for (k = 0; k < id->cat->ntrans; k++) {
+			KMSG_GROW(trans, cap, ntrans);
+			trans[ntrans].id = id->id;
+			trans[ntrans].trans = &id->cat->trans[k];
+			trans[ntrans].file = id->cat->file;
+			ntrans++;
+		}
+	}
+	in.docs = docs;
+	in.trans = trans;
+	in.ntrans = ntrans;
+	ret = kmsg_db_write(c->opt.out, &in, &err);
+	if (ret) {
+		fprintf(stderr, "kmsg-doc: %s: %s\n", c->opt.out, err);
+		free(err);
+	}
+	free(docs);
+	free(trans);
+	return ret;
+}
+
+/* ---- main ---- */
+
+static int parse_args(int argc, char **argv, struct options *opt)
+{
+	static const struct option longopts[] = {
+		{ "srctree", required_argument, NULL, 's' },
+		{ "catalog", required_argument, NULL, 'c' },
+		{ "template", required_argument, NULL, 't' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "release", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	if (argc < 2) {
+		usage(stderr);
+		return -1;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		exit(0);
+	}
+	if (!strcmp(argv[1], "build-db")) {
+		opt->build_db = true;
+	} else if (strcmp(argv[1], "check")) {
+		fprintf(stderr, "kmsg-doc: unknown command \"%s\"\n", argv[1]);
+		usage(stderr);
+		return -1;
+	}
+	opt->srctree = ".";
+	optind = 2;
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 's':
+			opt->srctree = optarg;
+			break;
+		case 'c':
+			opt->catalog = optarg;
+			break;
+		case 't':
+			if (opt->build_db)
+				goto wrong;
+			if (!strcmp(optarg, "source")) {
+				opt->tmpl = TEMPLATE_SOURCE;
+			} else if (!strcmp(optarg, "catalog")) {
+				opt->tmpl = TEMPLATE_CATALOG;
+			} else {
+				fputs("kmsg-doc: --template is source or catalog\n", stderr);
+				return -1;
+			}
+			break;
+		case 'o':
+			if (!opt->build_db)
+				goto wrong;
+			opt->out = optarg;
+			break;
+		case 'r':
+			if (!opt->build_db)
+				goto wrong;
+			opt->release = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (opt->build_db && !opt->out) {
+		fputs("kmsg-doc: build-db needs --out FILE\n", stderr);
+		return -1;
+	}
+	if (optind >= argc) {
+		fputs("kmsg-doc: no OBJECT given\n", stderr);
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+wrong:
+	fprintf(stderr, "kmsg-doc: %s is not an option of %s\n", argv[optind - 1],
+		argv[1]);
+	return -1;
+}
+
+static void ctx_free(struct ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nids; i++)
+		free(c->ids[i].msgs);
+	free(c->ids);
+	free(c->sorted);
+	kmsg_msgs_free(&c->msgs);
+	kmsg_docs_free(&c->srcdocs);
+	kmsg_docs_free(&c->catdocs);
+	kmsg_diags_free(&c->diags);
+	free(c->build_id);
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx c = { 0 };
+	size_t errors;
+	int ret;
+
+	if (parse_args(argc, argv, &c.opt))
+		return 2;
+
+	load_objects(&c, argv + optind, argc - optind);
+	sort_msgs(&c);
+	load_sources(&c);
+	load_catalogs(&c);
+	build_idents(&c);
+	run_checks(&c);
+
+	kmsg_diags_print(&c.diags, stdout);
+	errors = kmsg_diags_errors(&c.diags);
+	if (!c.opt.build_db) {
+		print_templates(&c);
+		ret = errors || c.failed ? 1 : 0;
+	} else if (errors || c.failed) {
+		fprintf(stderr, "kmsg-doc: %s%s, no database written\n",
+			errors ? "errors in the documentation" : "errors",
+			errors && c.failed ? " and the objects" : "");
+		ret = 1;
+	} else {
+		ret = write_db(&c) ? 1 : 0;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fputs("kmsg-doc: error writing the output\n", stderr);
+		ret = 1;
+	}
+	ctx_free(&c);
+	return ret;
+}

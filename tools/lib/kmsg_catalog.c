@@ -1,0 +1,761 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg_catalog - message catalogs and the printf format scanner.
+ * See kmsg_catalog.h and docs-db/FORMAT.md.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmsg_catalog.h"
+
+/* ---- formats ---- */
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_alnum(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static void fmt_add(struct kmsg_fmt *f, const struct kmsg_conv *cv)
+{
+	KMSG_GROW(f->v, f->cap, f->n);
+	f->v[f->n++] = *cv;
+	if (cv->conv != '%')
+		f->values++;
+}
+
+void kmsg_fmt_scan(const char *fmt, bool positional, struct kmsg_fmt *out)
+{
+	size_t i = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (fmt[i]) {
+		struct kmsg_conv cv = { 0 };
+		size_t j;
+		char c;
+
+		if (fmt[i] != '%') {
+			i++;
+			continue;
+		}
+		cv.off = i;
+		j = i + 1;
+		if (fmt[j] == '%') {
+			cv.conv = '%';
+			cv.len = 2;
+			fmt_add(out, &cv);
+			i = j + 1;
+			continue;
+		}
+		if (positional && is_digit(fmt[j])) {
+			unsigned long v = 0;
+			size_t k = j;
+
+			while (is_digit(fmt[k])) {
+				if (v < 1000000)
+					v = v * 10 + (unsigned long)(fmt[k] - '0');
+				k++;
+			}
+			if (fmt[k] == '$') {
+				/* 0 stays 0 and is reported as unknown */
+				cv.pos = (unsigned int)v;
+				j = k + 1;
+			}
+		}
+		while (fmt[j] && strchr("-+ #0", fmt[j]))
+			j++;
+		if (fmt[j] == '*') {
+			cv.width_star = true;
+			j++;
+		} else {
+			while (is_digit(fmt[j]))
+				j++;
+		}
+		if (fmt[j] == '.') {
+			j++;
+			if (fmt[j] == '*') {
+				cv.prec_star = true;
+				j++;
+			} else {
+				while (is_digit(fmt[j]))
+					j++;
+			}
+		}
+		if (fmt[j] == 'h' || fmt[j] == 'l') {
+			cv.qual = fmt[j];
+			if (fmt[j + 1] == fmt[j]) {
+				cv.qual = fmt[j] == 'h' ? 'H' : 'L';
+				j++;
+			}
+			j++;
+		} else if (fmt[j] == 'z' || fmt[j] == 't') {
+			cv.qual = fmt[j++];
+		}
+		c = fmt[j];
+		if (!c || !strchr("diuxXocsp", c)) {
+			out->invalid = true;
+			out->bad_off = i;
+			return;
+		}
+		cv.conv = c;
+		j++;
+		if (c == 'p')
+			while (is_alnum(fmt[j]))
+				j++;
+		cv.len = j - i;
+		fmt_add(out, &cv);
+		i = j;
+	}
+}
+
+void kmsg_fmt_free(struct kmsg_fmt *f)
+{
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+size_t kmsg_fmt_values(const char *fmt)
+{
+	struct kmsg_fmt f;
+	size_t n;
+
+	kmsg_fmt_scan(fmt, false, &f);
+	n = f.values;
+	kmsg_fmt_free(&f);
+	return n;
+}
+
+/* The conversion's group: d/i, u/x/X/o, or itself */
+static char conv_group(char c)
+{
+	switch (c) {
+	case 'i':
+		return 'd';
+	case 'x': case 'X': case 'o':
+		return 'u';
+	default:
+		return c;
+	}
+}
+
+/* Whether cv (of a translation) was written "%N$..." */
+static bool conv_positional(const char *fmt, const struct kmsg_conv *cv)
+{
+	size_t k = cv->off + 1;
+
+	if (!is_digit(fmt[k]))
+		return false;
+	while (is_digit(fmt[k]))
+		k++;
+	return fmt[k] == '$';
+}
+
+static void put_conv(struct kmsg_strbuf *sb, const char *fmt,
+		     const struct kmsg_conv *cv)
+{
+	char *s = kmsg_xstrndup(fmt + cv->off, cv->len);
+
+	kmsg_escape(sb, s);
+	free(s);
+}
+
+bool kmsg_trans_check(const char *orig, const char *tr, struct kmsg_strbuf *why)
+{
+	struct kmsg_fmt o, t;
+	const struct kmsg_conv **ov;
+	size_t i, k = 0, npos = 0;
+	bool ok = false;
+
+	kmsg_fmt_scan(orig, false, &o);
+	kmsg_fmt_scan(tr, true, &t);
+	ov = kmsg_xcalloc(o.values + 1, sizeof(*ov));
+	for (i = 0; i < o.n; i++)
+		if (o.v[i].conv != '%')
+			ov[k++] = &o.v[i];
+
+	if (t.invalid) {
+		size_t n = strlen(tr + t.bad_off);
+		char *s = kmsg_xstrndup(tr + t.bad_off, n < 6 ? n : 6);
+
+		kmsg_sb_puts(why, "invalid conversion \"");
+		kmsg_escape(why, s);
+		kmsg_sb_puts(why, n > 6 ? "...\"" : "\"");
+		free(s);
+		goto out;
+	}
+	for (i = 0; i < t.n; i++)
+		if (t.v[i].conv != '%' && conv_positional(tr, &t.v[i]))
+			npos++;
+	if (npos && npos != t.values) {
+		kmsg_sb_puts(why, "positional and non-positional conversions mixed");
+		goto out;
+	}
+
+	k = 0;
+	for (i = 0; i < t.n; i++) {
+		const struct kmsg_conv *cv = &t.v[i], *oc;
+		size_t ref;
+
+		if (cv->conv == '%')
+			continue;
+		if (npos) {
+			if (!cv->pos || cv->pos > o.values) {
+				kmsg_sb_puts(why, "unknown positional reference \"");
+				put_conv(why, tr, cv);
+				kmsg_sb_printf(why, "\" (the format has %zu conversions)",
+					       o.values);
+				goto out;
+			}
+			ref = cv->pos - 1;
+		} else {
+			ref = k++;
+			if (ref >= o.values) {
+				kmsg_sb_printf(why, "more conversions than the format's %zu",
+					       o.values);
+				goto out;
+			}
+		}
+		oc = ov[ref];
+		if (conv_group(cv->conv) != conv_group(oc->conv)) {
+			kmsg_sb_puts(why, "conversion \"");
+			put_conv(why, tr, cv);
+			kmsg_sb_puts(why, "\" is not of the type of \"");
+			put_conv(why, orig, oc);
+			kmsg_sb_puts(why, "\"");
+			goto out;
+		}
+		if ((cv->width_star && !oc->width_star) ||
+		    (cv->prec_star && !oc->prec_star)) {
+			kmsg_sb_puts(why, "conversion \"");
+			put_conv(why, tr, cv);
+			kmsg_sb_puts(why, "\" has a '*' that \"");
+			put_conv(why, orig, oc);
+			kmsg_sb_puts(why, "\" does not have");
+			goto out;
+		}
+	}
+	ok = true;
+out:
+	free(ov);
+	kmsg_fmt_free(&o);
+	kmsg_fmt_free(&t);
+	return ok;
+}
+
+static const char *const level_names[8] = {
+	"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+};
+
+const char *kmsg_level_name(unsigned int level)
+{
+	return level < 8 ? level_names[level] : NULL;
+}
+
+int kmsg_level_of(const char *name)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (!strcmp(name, level_names[i]))
+			return i;
+	return -1;
+}
+
+/* ---- catalogs ---- */
+
+enum field {
+	F_NONE,
+	F_ID,
+	F_SEVERITY,
+	F_FORMAT,
+	F_PARAMETER,
+	F_DESCRIPTION,
+	F_URESP,
+	F_SEEALSO,
+	F_TRANSLATION,
+};
+
+static const struct {
+	const char *name;
+	enum field field;
+} fields[] = {
+	{ "id", F_ID },
+	{ "severity", F_SEVERITY },
+	{ "format", F_FORMAT },
+	{ "parameter", F_PARAMETER },
+	{ "description", F_DESCRIPTION },
+	{ "user-response", F_URESP },
+	{ "see-also", F_SEEALSO },
+};
+
+struct seen_id {
+	unsigned int nr, line;
+};
+
+struct cat_state {
+	const char *path, *comp;
+	struct kmsg_docs *docs;
+	struct kmsg_diags *diags;
+	struct seen_id *ids;
+	size_t nids, capids;
+
+	/* the current entry */
+	bool active, failed;
+	struct kmsg_doc *doc;
+	unsigned int seen;		/* bit per field */
+	/* the current field */
+	enum field field;
+	unsigned int field_line;
+	char *locale;
+	struct kmsg_strbuf val;
+};
+
+/* An error that ends the entry; only ever called with a literal format */
+static void __attribute__((format(printf, 3, 4)))
+cat_error(struct cat_state *st, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *tmp;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	tmp = kmsg_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	tmp[0] = '\0';
+	if (n > 0) {
+		va_start(ap, fmt);
+		vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	kmsg_diag_add(st->diags, st->path, line, true, "%s", tmp);
+	free(tmp);
+	st->failed = true;
+}
+
+/* Unescape \n \t \\ \" of a format or translation; NULL on error. */
+static char *cat_unescape(struct cat_state *st, const char *s, unsigned int line,
+			  const char *name)
+{
+	struct kmsg_strbuf sb = { 0 };
+
+	for (; *s; s++) {
+		if (*s != '\\') {
+			kmsg_sb_putc(&sb, *s);
+			continue;
+		}
+		switch (s[1]) {
+		case 'n':
+			kmsg_sb_putc(&sb, '\n');
+			break;
+		case 't':
+			kmsg_sb_putc(&sb, '\t');
+			break;
+		case '\\': case '"':
+			kmsg_sb_putc(&sb, s[1]);
+			break;
+		default:
+			kmsg_diag_add(st->diags, st->path, line, true,
+				      "%s: unknown escape sequence (only \\n \\t \\\\ \\\" are allowed)",
+				      name);
+			st->failed = true;
+			kmsg_strbuf_free(&sb);
+			return NULL;
+		}
+		s++;
+	}
+	return kmsg_sb_take(&sb);
+}
+
+/* Trim blanks and newlines at both ends, in place */
+static char *trim(char *s)
+{
+	size_t n = strlen(s), k = 0;
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	s[n] = '\0';
+	while (s[k] == '\n' || s[k] == ' ' || s[k] == '\t')
+		k++;
+	memmove(s, s + k, n - k + 1);
+	return s;
+}
+
+static void field_id(struct cat_state *st, char *v)
+{
+	unsigned int nr;
+	char *comp;
+	size_t i;
+
+	if (!kmsg_parse_id(v, strlen(v), &comp, &nr)) {
+		cat_error(st, st->field_line, "malformed id \"%s\"", v);
+		return;
+	}
+	st->doc = kmsg_doc_new(KMSG_DOC_CATALOG, st->path);
+	kmsg_doc_set_id(st->doc, comp, nr);
+	st->doc->line = st->field_line;
+	if (strcmp(comp, st->comp)) {
+		kmsg_diag_add(st->diags, st->path, st->field_line, true,
+			      "the component of %s is not the file's (%s)",
+			      st->doc->id, st->comp);
+		st->failed = true;
+		free(comp);
+		return;
+	}
+	free(comp);
+	for (i = 0; i < st->nids; i++) {
+		if (st->ids[i].nr == nr) {
+			kmsg_diag_add(st->diags, st->path, st->field_line, true,
+				      "duplicate id %s, first at line %u",
+				      st->doc->id, st->ids[i].line);
+			st->failed = true;
+			return;
+		}
+	}
+	KMSG_GROW(st->ids, st->capids, st->nids);
+	st->ids[st->nids].nr = nr;
+	st->ids[st->nids].line = st->field_line;
+	st->nids++;
+}
+
+static void field_parameter(struct cat_state *st, char *v)
+{
+	struct kmsg_doc *doc = st->doc;
+	unsigned int pos;
+	size_t k = 1, i;
+
+	while (is_digit(v[k]))
+		k++;
+	if (v[0] != '@' || !kmsg_parse_number(v + 1, k - 1, &pos) ||
+	    (v[k] != ' ' && v[k] != '\t')) {
+		cat_error(st, st->field_line, "parameter is not \"@N text\"");
+		return;
+	}
+	while (v[k] == ' ' || v[k] == '\t')
+		k++;
+	if (!v[k]) {
+		cat_error(st, st->field_line, "parameter is not \"@N text\"");
+		return;
+	}
+	for (i = 0; i < doc->nparams; i++) {
+		if (doc->params[i].pos == pos) {
+			kmsg_diag_add(st->diags, st->path, st->field_line, true,
+				      "parameter @%u given twice", pos);
+			st->failed = true;
+			return;
+		}
+	}
+	KMSG_GROW(doc->params, doc->capparams, doc->nparams);
+	doc->params[doc->nparams].pos = pos;
+	doc->params[doc->nparams].line = st->field_line;
+	doc->params[doc->nparams].text = kmsg_xstrdup(v + k);
+	doc->nparams++;
+}
+
+static void field_see_also(struct cat_state *st, const char *v)
+{
+	struct kmsg_strbuf sb = { 0 };
+	const char *p = v;
+
+	while (*p) {
+		size_t n = strcspn(p, " \t\n,");
+
+		if (n) {
+			if (sb.len)
+				kmsg_sb_putc(&sb, ' ');
+			kmsg_sb_putn(&sb, p, n);
+			p += n;
+		} else {
+			p++;
+		}
+	}
+	free(st->doc->see_also);
+	st->doc->see_also = kmsg_sb_take(&sb);
+}
+
+/* The value of the current field is complete. */
+static void finish_field(struct cat_state *st)
+{
+	enum field f = st->field;
+	char *v, *u;
+
+	st->field = F_NONE;
+	if (f == F_NONE)
+		return;
+	v = trim(kmsg_sb_take(&st->val));
+	if (st->failed)
+		goto out;
+
+	switch (f) {
+	case F_ID:
+		field_id(st, v);
+		break;
+	case F_SEVERITY:
+		if (kmsg_level_of(v) < 0) {
+			cat_error(st, st->field_line, "unknown severity \"%s\"", v);
+			break;
+		}
+		st->doc->severity = v;
+		st->doc->severity_line = st->field_line;
+		v = NULL;
+		break;
+	case F_FORMAT:
+		u = cat_unescape(st, v, st->field_line, "format");
+		if (u) {
+			st->doc->format = u;
+			st->doc->format_line = st->field_line;
+		}
+		break;
+	case F_PARAMETER:
+		field_parameter(st, v);
+		break;
+	case F_DESCRIPTION:
+		free(st->doc->description);
+		st->doc->description = v;
+		v = NULL;
+		break;
+	case F_URESP:
+		free(st->doc->user_response);
+		st->doc->user_response = v;
+		v = NULL;
+		break;
+	case F_SEEALSO:
+		field_see_also(st, v);
+		break;
+	case F_TRANSLATION:
+		u = cat_unescape(st, v, st->field_line, "translation");
+		if (u) {
+			struct kmsg_doc *doc = st->doc;
+
+			KMSG_GROW(doc->trans, doc->captrans, doc->ntrans);
+			doc->trans[doc->ntrans].locale = st->locale;
+			doc->trans[doc->ntrans].format = u;
+			doc->trans[doc->ntrans].line = st->field_line;
+			doc->ntrans++;
+			st->locale = NULL;
+		}
+		break;
+	case F_NONE:
+		break;
+	}
+out:
+	free(v);
+	free(st->locale);
+	st->locale = NULL;
+}
+
+static void finish_entry(struct cat_state *st)
+{
+	struct kmsg_doc *doc;
+
+	finish_field(st);
+	doc = st->doc;
+	if (doc && !st->failed) {
+		static const struct {
+			enum field f;
+			const char *name;
+		} required[] = {
+			{ F_DESCRIPTION, "description" },
+			{ F_SEVERITY, "severity" },
+			{ F_FORMAT, "format" },
+		};
+		unsigned int any = (1u << F_SEVERITY) | (1u << F_FORMAT) |
+				   (1u << F_PARAMETER) | (1u << F_DESCRIPTION) |
+				   (1u << F_URESP);
+		size_t i;
+
+		doc->described = st->seen & any;
+		if (doc->described) {
+			for (i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+				if (st->seen & (1u << required[i].f))
+					continue;
+				kmsg_diag_add(st->diags, st->path, doc->line, true,
+					      "%s: no %s field", doc->id,
+					      required[i].name);
+				st->failed = true;
+			}
+		} else if (!doc->ntrans) {
+			kmsg_diag_add(st->diags, st->path, doc->line, true,
+				      "%s: the entry has neither a description nor translations",
+				      doc->id);
+			st->failed = true;
+		}
+	}
+	if (doc) {
+		doc->broken = st->failed;
+		kmsg_doc_sort(doc);
+		kmsg_docs_add(st->docs, doc);
+	}
+	st->doc = NULL;
+	st->active = false;
+	st->failed = false;
+	st->seen = 0;
+}
+
+static bool valid_locale(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!is_alnum(s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '@')
+			return false;
+	return true;
+}
+
+static bool is_name_char(char c)
+{
+	return is_alnum(c) || c == '-' || c == '_' || c == '.' || c == '@';
+}
+
+static void field_line(struct cat_state *st, const char *s, size_t n,
+		       unsigned int line)
+{
+	enum field f = F_NONE;
+	size_t k = 0, i;
+
+	while (k < n && is_name_char(s[k]))
+		k++;
+	if (!k || k >= n || s[k] != ':' ||
+	    (k + 1 < n && s[k + 1] != ' ' && s[k + 1] != '\t')) {
+		cat_error(st, line, "not a field, comment, continuation or blank line");
+		return;
+	}
+	finish_field(st);
+	if (st->failed)
+		return;
+
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (strlen(fields[i].name) == k && !memcmp(s, fields[i].name, k))
+			f = fields[i].field;
+	if (f == F_NONE && k > 12 && !memcmp(s, "translation.", 12) &&
+	    valid_locale(s + 12, k - 12))
+		f = F_TRANSLATION;
+	if (f == F_NONE) {
+		char *name = kmsg_xstrndup(s, k);
+
+		cat_error(st, line, "unknown field \"%s\"", name);
+		free(name);
+		return;
+	}
+	if (!st->doc && f != F_ID) {
+		cat_error(st, line, "the entry does not start with an id field");
+		return;
+	}
+	if (f == F_TRANSLATION) {
+		for (i = 0; i < st->doc->ntrans; i++) {
+			const char *loc = st->doc->trans[i].locale;
+
+			if (strlen(loc) == k - 12 && !memcmp(loc, s + 12, k - 12)) {
+				char *name = kmsg_xstrndup(s, k);
+
+				cat_error(st, line, "field \"%s\" given twice", name);
+				free(name);
+				return;
+			}
+		}
+		st->locale = kmsg_xstrndup(s + 12, k - 12);
+	} else if (f != F_PARAMETER && (st->seen & (1u << f))) {
+		char *name = kmsg_xstrndup(s, k);
+
+		cat_error(st, line, "field \"%s\" given twice", name);
+		free(name);
+		return;
+	}
+	st->seen |= 1u << f;
+	st->field = f;
+	st->field_line = line;
+	k++;
+	while (k < n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	kmsg_sb_putn(&st->val, s + k, n - k);
+}
+
+static void continuation_line(struct cat_state *st, const char *s, size_t n,
+			      unsigned int line)
+{
+	switch (st->field) {
+	case F_NONE:
+		cat_error(st, line, "continuation line without a field");
+		return;
+	case F_ID:
+	case F_SEVERITY:
+	case F_FORMAT:
+	case F_TRANSLATION:
+		cat_error(st, line, "continuation line of a one-line field");
+		return;
+	case F_PARAMETER:
+	case F_SEEALSO:
+		kmsg_sb_putc(&st->val, ' ');
+		break;
+	default:
+		kmsg_sb_putc(&st->val, '\n');
+		break;
+	}
+	/* s starts after the one space */
+	if (!(n == 1 && s[0] == '.'))
+		kmsg_sb_putn(&st->val, s, n);
+}
+
+void kmsg_catalog_parse(const char *path, const char *comp, const char *text,
+			size_t len, struct kmsg_docs *docs,
+			struct kmsg_diags *diags)
+{
+	struct cat_state st = {
+		.path = path,
+		.comp = comp,
+		.docs = docs,
+		.diags = diags,
+	};
+	const char *p = text, *end = text + len;
+	unsigned int line = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *s = p;
+		size_t n, k;
+
+		if (!nl)
+			nl = end;
+		p = nl + 1;
+		line++;
+		n = kmsg_rtrim(s, (size_t)(nl - s));
+
+		for (k = 0; k < n && (s[k] == ' ' || s[k] == '\t'); k++)
+			;
+		if (k == n) {
+			if (st.active)
+				finish_entry(&st);
+			continue;
+		}
+		if (s[0] == '#')
+			continue;
+		if (!st.active) {
+			st.active = true;
+			st.failed = false;
+		}
+		if (st.failed)
+			continue;
+		if (memchr(s, '\0', n)) {
+			cat_error(&st, line, "NUL byte in the line");
+			continue;
+		}
+		if (s[0] == ' ')
+			continuation_line(&st, s + 1, n - 1, line);
+		else
+			field_line(&st, s, n, line);
+	}
+	if (st.active)
+		finish_entry(&st);
+	kmsg_strbuf_free(&st.val);
+	free(st.locale);
+	free(st.ids);
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg_db - write the docs database.  See kmsg_db.h and docs-db/SCHEMA.md.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "kmsg_db.h"
+
+/* docs-db/SCHEMA.md, verbatim */
+static const char schema_sql[] =
+	"CREATE TABLE build (\n"
+	"\tkey TEXT PRIMARY KEY,\t-- 'release', 'build_id', 'schema'\n"
+	"\tvalue TEXT NOT NULL\n"
+	");\n"
+	"-- one row per call site the compiler saw\n"
+	"CREATE TABLE messages (\n"
+	"\tid TEXT NOT NULL,\t\t-- 'kmsgtest.2'\n"
+	"\tcomponent TEXT NOT NULL,\n"
+	"\tnumber INTEGER NOT NULL,\n"
+	"\tlevel INTEGER NOT NULL,\t\t-- 0..7\n"
+	"\tformat TEXT NOT NULL,\t\t-- as compiled, trailing newline removed\n"
+	"\tfile TEXT NOT NULL,\n"
+	"\tline INTEGER NOT NULL,\n"
+	"\tfunction TEXT NOT NULL,\n"
+	"\tobject TEXT NOT NULL,\t\t-- 'vmlinux' or the module's name\n"
+	"\tdevice INTEGER NOT NULL\t\t-- 1 for kmsg_dev_*()\n"
+	");\n"
+	"-- one row per documented message\n"
+	"CREATE TABLE docs (\n"
+	"\tid TEXT PRIMARY KEY,\n"
+	"\tsource TEXT NOT NULL,\t\t-- 'source' or 'catalog'\n"
+	"\tfile TEXT NOT NULL,\t\t-- where it is documented\n"
+	"\tline INTEGER NOT NULL,\n"
+	"\tformat TEXT NOT NULL,\t\t-- the documented format\n"
+	"\tseverity TEXT,\t\t\t-- catalog only: 'err', ...\n"
+	"\tdescription TEXT NOT NULL,\n"
+	"\tuser_response TEXT NOT NULL,\n"
+	"\tsee_also TEXT NOT NULL\t\t-- space-separated ids\n"
+	");\n"
+	"CREATE TABLE parameters (\n"
+	"\tid TEXT NOT NULL,\n"
+	"\tposition INTEGER NOT NULL,\t-- conversion, from 0 (@0)\n"
+	"\ttext TEXT NOT NULL,\n"
+	"\tPRIMARY KEY (id, position)\n"
+	");\n"
+	"CREATE TABLE translations (\n"
+	"\tid TEXT NOT NULL,\n"
+	"\tlocale TEXT NOT NULL,\t\t-- 'ja', 'de_CH'\n"
+	"\tformat TEXT NOT NULL,\n"
+	"\tfile TEXT NOT NULL,\n"
+	"\tline INTEGER NOT NULL,\n"
+	"\tPRIMARY KEY (id, locale)\n"
+	");\n"
+	"-- full text over formats, descriptions and user responses\n"
+	"CREATE VIRTUAL TABLE search USING fts5(id, format, description, user_response);\n";
+
+struct db {
+	sqlite3 *db;
+	char **err;
+};
+
+static int db_fail(struct db *d, const char *what)
+{
+	if (!*d->err)
+		*d->err = kmsg_xprintf("sqlite: %s: %s", what,
+				       d->db ? sqlite3_errmsg(d->db) : "out of memory");
+	return -1;
+}
+
+static int db_exec(struct db *d, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(d->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		if (!*d->err)
+			*d->err = kmsg_xprintf("sqlite: %s", msg ? msg : "error");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int db_prepare(struct db *d, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(d->db, sql, -1, st, NULL) != SQLITE_OK)
+		return db_fail(d, "prepare");
+	return 0;
+}
+
+static int bind_text(struct db *d, sqlite3_stmt *st, int i, const char *s)
+{
+	int r = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) :
+		    sqlite3_bind_null(st, i);
+
+	return r == SQLITE_OK ? 0 : db_fail(d, "bind");
+}
+
+static int bind_int(struct db *d, sqlite3_stmt *st, int i, long long v)
+{
+	return sqlite3_bind_int64(st, i, v) == SQLITE_OK ? 0 : db_fail(d, "bind");
+}
+
+static int step(struct db *d, sqlite3_stmt *st)
+{
+	int r = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return r == SQLITE_DONE ? 0 : db_fail(d, "insert");
+}
+
+static int put_build(struct db *d, sqlite3_stmt *st, const char *key,
+		     const char *value)
+{
+	if (bind_text(d, st, 1, key) || bind_text(d, st, 2, value))
+		return -1;
+	return step(d, st);
+}
+
+static int put_msgs(struct db *d, const struct kmsg_db_input *in)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int ret = -1;
+
+	if (db_prepare(d, "INSERT INTO messages (id, component, number, level, format, file, line, function, object, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       &st))
+		return -1;
+	for (i = 0; i < in->nmsgs; i++) {
+		const struct kmsg_msg *m = in->msgs[i];
+
+		if (bind_text(d, st, 1, m->id) ||
+		    bind_text(d, st, 2, m->component) ||
+		    bind_int(d, st, 3, m->number) ||
+		    bind_int(d, st, 4, m->level) ||
+		    bind_text(d, st, 5, m->format) ||
+		    bind_text(d, st, 6, m->file) ||
+		    bind_int(d, st, 7, m->line) ||
+		    bind_text(d, st, 8, m->func) ||
+		    bind_text(d, st, 9, m->object) ||
+		    bind_int(d, st, 10, m->device) || step(d, st))
+			goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int put_docs(struct db *d, const struct kmsg_db_input *in)
+{
+	sqlite3_stmt *sd = NULL, *sp = NULL, *ss = NULL;
+	size_t i, k;
+	int ret = -1;
+
+	if (db_prepare(d, "INSERT INTO docs (id, source, file, line, format, severity, description, user_response, see_also) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       &sd) ||
+	    db_prepare(d, "INSERT INTO parameters (id, position, text) VALUES (?, ?, ?)",
+		       &sp) ||
+	    db_prepare(d, "INSERT INTO search (id, format, description, user_response) VALUES (?, ?, ?, ?)",
+		       &ss))
+		goto out;
+	for (i = 0; i < in->ndocs; i++) {
+		const struct kmsg_doc *doc = in->docs[i].doc;
+		const char *fmt = doc->format ? doc->format : "";
+
+		if (bind_text(d, sd, 1, doc->id) ||
+		    bind_text(d, sd, 2, doc->source == KMSG_DOC_SOURCE ?
+			      "source" : "catalog") ||
+		    bind_text(d, sd, 3, doc->file) ||
+		    bind_int(d, sd, 4, doc->line) ||
+		    bind_text(d, sd, 5, fmt) ||
+		    bind_text(d, sd, 6, doc->severity) ||
+		    bind_text(d, sd, 7, doc->description) ||
+		    bind_text(d, sd, 8, doc->user_response) ||
+		    bind_text(d, sd, 9, in->docs[i].see_also ?
+			      in->docs[i].see_also : "") ||
+		    step(d, sd))
+			goto out;
+		for (k = 0; k < doc->nparams; k++) {
+			if (bind_text(d, sp, 1, doc->id) ||
+			    bind_int(d, sp, 2, doc->params[k].pos) ||
+			    bind_text(d, sp, 3, doc->params[k].text) ||
+			    step(d, sp))
+				goto out;
+		}
+		if (bind_text(d, ss, 1, doc->id) || bind_text(d, ss, 2, fmt) ||
+		    bind_text(d, ss, 3, doc->description) ||
+		    bind_text(d, ss, 4, doc->user_response) || step(d, ss))
+			goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(sd);
+	sqlite3_finalize(sp);
+	sqlite3_finalize(ss);
+	return ret;
+}
+
+static int put_trans(struct db *d, const struct kmsg_db_input *in)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int ret = -1;
+
+	if (db_prepare(d, "INSERT INTO translations (id, locale, format, file, line) VALUES (?, ?, ?, ?, ?)",
+		       &st))
+		return -1;
+	for (i = 0; i < in->ntrans; i++) {
+		const struct kmsg_db_trans *t = &in->trans[i];
+
+		if (bind_text(d, st, 1, t->id) ||
+		    bind_text(d, st, 2, t->trans->locale) ||
+		    bind_text(d, st, 3, t->trans->format) ||
+		    bind_text(d, st, 4, t->file) ||
+		    bind_int(d, st, 5, t->trans->line) || step(d, st))
+			goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int fill(struct db *d, const struct kmsg_db_input *in)
+{
+	sqlite3_stmt *st = NULL;
+	int ret;
+
+	if (db_exec(d, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;") ||
+	    db_exec(d, schema_sql) || db_exec(d, "BEGIN"))
+		return -1;
+	if (db_prepare(d, "INSERT INTO build (key, value) VALUES (?, ?)", &st))
+		return -1;
+	ret = put_build(d, st, "build_id", in->build_id ? in->build_id : "") ||
+	      put_build(d, st, "release", in->release ? in->release : "") ||
+	      put_build(d, st, "schema", "1");
+	sqlite3_finalize(st);
+	if (ret || put_msgs(d, in) || put_docs(d, in) || put_trans(d, in) ||
+	    db_exec(d, "COMMIT") || db_exec(d, "VACUUM"))
+		return -1;
+	return 0;
+}
+
+int kmsg_db_write(const char *path, const struct kmsg_db_input *in, char **err)
+{
+	struct db d = { .err = err };
+	char *tmp;
+	mode_t mask;
+	int fd, ret;
+
+	*err = NULL;
+	tmp = kmsg_xprintf("%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		*err = kmsg_xprintf("%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask))
+		*err = kmsg_xprintf("%s: %s", tmp, strerror(errno));
+	close(fd);
+
+	ret = *err ? -1 : 0;
+	if (!ret && sqlite3_open_v2(tmp, &d.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+		ret = db_fail(&d, "open");
+	if (!ret)
+		ret = fill(&d, in);
+	if (d.db) {
+		int r = sqlite3_close(d.db);
+
+		d.db = NULL;
+		if (r != SQLITE_OK && !ret) {
+			*err = kmsg_xprintf("sqlite: close: %s", sqlite3_errstr(r));
+			ret = -1;
+		}
+	}
+	if (!ret && rename(tmp, path)) {
+		*err = kmsg_xprintf("%s: %s", path, strerror(errno));
+		ret = -1;
+	}
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmsg_db - write the docs database of docs-db/SCHEMA.md (SQLite, schema
+ * "1").  The caller hands over the rows in the order they are to be
+ * inserted; nothing here depends on time, so equal inputs give equal
+ * databases.  The database is built in a temporary file next to the
+ * output and renamed over it only when complete.
+ */
+#ifndef KMSG_DB_H
+#define KMSG_DB_H
+
+#include <stddef.h>
+
+#include "kmsg_index.h"
+#include "kmsg_srcdoc.h"
+
+/* One row of docs (and of search): the doc, and its see_also */
+struct kmsg_db_doc {
+	const struct kmsg_doc *doc;	/* params are written from it too */
+	const char *see_also;
+};
+
+struct kmsg_db_trans {
+	const char *id;
+	const struct kmsg_trans *trans;
+	const char *file;
+};
+
+struct kmsg_db_input {
+	const char *release;		/* "" if not given */
+	const char *build_id;		/* "" if none */
+	const struct kmsg_msg *const *msgs;
+	size_t nmsgs;
+	const struct kmsg_db_doc *docs;
+	size_t ndocs;
+	const struct kmsg_db_trans *trans;
+	size_t ntrans;
+};
+
+/*
+ * Write the database to path.  Returns 0, or -1 with *err set to a
+ * malloc()ed message; then path is untouched and no temporary file is
+ * left behind.
+ */
+int kmsg_db_write(const char *path, const struct kmsg_db_input *in, char **err);
+
+#endif /* KMSG_DB_H */

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmsg_srcdoc - the documentation of kernel messages, as kmsg-doc sees it,
+ * and the parser of its in-source form (docs-db/FORMAT.md, "In-source
+ * form"): a comment that starts with slash-star-star and whose first
+ * line is "message", with "@N:" parameter lines, "Description:" and
+ * "User Response:" sections, directly followed by
+ *
+ *	KMSG_DOC(kmsgtest, 2, "device %x not online");
+ *
+ * Besides the parser this header holds what the other kmsg-doc modules
+ * share: the documentation record (struct kmsg_doc, also filled by the
+ * catalog parser), the list of diagnostics ("FILE:LINE: error: TEXT"),
+ * message identifiers, C string escapes and allocation helpers that end
+ * the program with a message when memory runs out.
+ *
+ * Source files are untrusted: any bytes, NULs included, give diagnostics,
+ * never a crash.  Only comments and KMSG_DOC(...) are looked at; the rest
+ * of the C code is skipped (string and character literals, preprocessor
+ * lines and // comments are recognised so that nothing inside them is
+ * taken for a doc comment or a KMSG_DOC).
+ */
+#ifndef KMSG_SRCDOC_H
+#define KMSG_SRCDOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kmsg_strbuf.h"
+
+/* Allocation: these print "kmsg-doc: out of memory" and exit(2) on failure. */
+void *kmsg_xmalloc(size_t size);
+void *kmsg_xcalloc(size_t nmemb, size_t size);
+void *kmsg_xrealloc(void *p, size_t nmemb, size_t size);
+char *kmsg_xstrdup(const char *s);
+char *kmsg_xstrndup(const char *s, size_t n);
+/* Only ever call this with a literal format of our own. */
+char *kmsg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Append, exiting on ENOMEM */
+void kmsg_sb_putn(struct kmsg_strbuf *sb, const char *s, size_t n);
+void kmsg_sb_puts(struct kmsg_strbuf *sb, const char *s);
+void kmsg_sb_putc(struct kmsg_strbuf *sb, char c);
+void kmsg_sb_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The buffer's text as a malloc()ed string ("" if empty); sb is emptied. */
+char *kmsg_sb_take(struct kmsg_strbuf *sb);
+
+/* Make room in the array arr of cap elements for element n. */
+#define KMSG_GROW(arr, cap, n)						\
+	do {								\
+		if ((n) >= (cap)) {					\
+			size_t __nc = (cap) ? 2 * (cap) : 8;		\
+									\
+			(arr) = kmsg_xrealloc((arr), __nc, sizeof(*(arr))); \
+			(cap) = __nc;					\
+		}							\
+	} while (0)
+
+/* Diagnostics: "FILE:LINE: error: TEXT" / "FILE:LINE: warning: TEXT" */
+struct kmsg_diag {
+	char *file;
+	unsigned int line;
+	bool error;
+	char *text;
+	size_t seq;		/* order of addition, the last sort key */
+};
+
+struct kmsg_diags {
+	struct kmsg_diag *v;
+	size_t n, cap;
+};
+
+/* Only ever call this with a literal format of our own. */
+void kmsg_diag_add(struct kmsg_diags *d, const char *file, unsigned int line,
+		   bool error, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* By file (strcmp), then line, then order of addition. */
+void kmsg_diags_sort(struct kmsg_diags *d);
+size_t kmsg_diags_errors(const struct kmsg_diags *d);
+void kmsg_diags_print(const struct kmsg_diags *d, FILE *f);
+void kmsg_diags_free(struct kmsg_diags *d);
+
+/*
+ * Message identifiers: "component.number".  The number is decimal, without
+ * leading zeros (as the kernel macros require), at most UINT_MAX.
+ */
+bool kmsg_parse_number(const char *s, size_t n, unsigned int *nr);
+/* A component: one or more of [A-Za-z0-9_-] */
+bool kmsg_valid_component(const char *s, size_t n);
+/* Split "comp.N" of n bytes; *comp is malloc()ed.  false if malformed. */
+bool kmsg_parse_id(const char *s, size_t n, char **comp, unsigned int *nr);
+/* Identifiers sort by component (strcmp), then number. */
+int kmsg_id_cmp(const char *comp_a, unsigned int nr_a,
+		const char *comp_b, unsigned int nr_b);
+
+/*
+ * s as the inside of a C string literal: \n \t \\ \" and other control
+ * bytes as three-digit octal escapes; bytes >= 0x80 are copied (UTF-8).
+ */
+void kmsg_escape(struct kmsg_strbuf *sb, const char *s);
+
+/*
+ * Text helpers: trim trailing blanks (spaces, tabs, CR) of [s, s + *n);
+ * collapse whitespace for comparisons (runs of blanks and single newlines
+ * become one space, "\n\n" paragraph breaks stay, ends trimmed).
+ */
+size_t kmsg_rtrim(const char *s, size_t n);
+char *kmsg_normalize_text(const char *s);
+
+/* The documentation of one message, from the source or a catalog */
+enum kmsg_doc_source {
+	KMSG_DOC_SOURCE,
+	KMSG_DOC_CATALOG,
+};
+
+struct kmsg_param {
+	unsigned int pos;	/* @N */
+	char *text;
+	unsigned int line;
+};
+
+struct kmsg_trans {
+	char *locale;
+	char *format;		/* unescaped */
+	unsigned int line;
+};
+
+struct kmsg_doc {
+	enum kmsg_doc_source source;
+	char *component;
+	unsigned int number;
+	char *id;		/* "component.number" */
+	char *file;		/* where it is documented */
+	unsigned int line;	/* of KMSG_DOC(...) or of the catalog's "id:" */
+	/*
+	 * A catalog entry that had errors: it documents nothing, its id only
+	 * keeps the message from being reported as undocumented too.
+	 */
+	bool broken;
+	/*
+	 * Documents the message (in-source docs always; catalog entries with
+	 * a description), as opposed to a catalog entry with only id,
+	 * translations and see-also.
+	 */
+	bool described;
+	char *format;		/* unescaped; NULL if the entry has none */
+	unsigned int format_line;
+	char *severity;		/* catalog only, else NULL */
+	unsigned int severity_line;
+	char *description;	/* never NULL, "" when not given */
+	char *user_response;	/* never NULL */
+	char *see_also;		/* never NULL, space-separated */
+	struct kmsg_param *params;	/* sorted by pos, no duplicates */
+	size_t nparams, capparams;
+	struct kmsg_trans *trans;	/* sorted by locale, no duplicates */
+	size_t ntrans, captrans;
+};
+
+struct kmsg_docs {
+	struct kmsg_doc **v;
+	size_t n, cap;
+};
+
+struct kmsg_doc *kmsg_doc_new(enum kmsg_doc_source source, const char *file);
+/* Sets component, number and id. */
+void kmsg_doc_set_id(struct kmsg_doc *doc, const char *comp, unsigned int nr);
+void kmsg_doc_free(struct kmsg_doc *doc);
+void kmsg_docs_add(struct kmsg_docs *docs, struct kmsg_doc *doc);
+void kmsg_docs_free(struct kmsg_docs *docs);
+/* Sort params by position, translations by locale. */
+void kmsg_doc_sort(struct kmsg_doc *doc);
+
+/*
+ * Parse the in-source docs of one file: text of len bytes (need not be
+ * NUL-terminated), file is the name used in diagnostics and in the docs.
+ * Every doc found goes to docs (also those with errors in their comment,
+ * which are reported); problems go to diags.
+ */
+void kmsg_srcdoc_parse(const char *file, const char *text, size_t len,
+		       struct kmsg_docs *docs, struct kmsg_diags *diags);
+
+#endif /* KMSG_SRCDOC_H */
