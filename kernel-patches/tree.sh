@@ -49,10 +49,14 @@ tree_hash() {
 	rm -rf "$tmp"
 }
 
+# The series as git format-patch writes it, except that a blank context
+# line is written empty rather than as a single space (git am reads both),
+# so that no line of a patch file ends in whitespace.
 format_patches() {
 	local out=$1
 	g format-patch -q --zero-commit --no-signature -o "$out" base..HEAD \
 		>/dev/null
+	sed -i 's/^ $//' "$out"/*.patch 2>/dev/null || true
 	(cd "$out" && ls -1 | grep '\.patch$' > series || true)
 }
 
