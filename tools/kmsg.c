@@ -581,25 +581,6 @@ out:
 /* --- report -------------------------------------------------------- */
 
 #ifndef KMSG_NO_TRACECMD
-/* %ps/%pS through libtraceevent's symbol table (no module names) */
-static int tep_lookup(void *ctx, unsigned long long addr, const char **name,
-		      unsigned long long *offset, unsigned long long *size,
-		      const char **module)
-{
-	unsigned long long start;
-	unsigned long sz;
-
-	/* it returns 1 when found (libtraceevent 1.7), so look at name */
-	*name = NULL;
-	tep_find_function_info(ctx, addr, name, &start, &sz);
-	if (!*name)
-		return -1;
-	*offset = addr - start;
-	*size = sz;
-	*module = NULL;
-	return 0;
-}
-
 static int report_record(struct tracecmd_input *handle,
 			 struct tep_record *rec, int cpu, void *data)
 {
@@ -643,7 +624,7 @@ static int cmd_report(struct options *o, const char *file)
 		tracecmd_close(handle);
 		return 1;
 	}
-	st.ropts.lookup_symbol = o->kallsyms ? kmsg_ksyms_lookup : tep_lookup;
+	st.ropts.lookup_symbol = o->kallsyms ? kmsg_ksyms_lookup : kmsg_tep_lookup;
 	st.ropts.lookup_ctx = o->kallsyms ? (void *)&ks : (void *)st.tep;
 	tracecmd_follow_missed_events(handle, report_missed, &st);
 	ret = tracecmd_iterate_events(handle, NULL, 0, report_record, &st);

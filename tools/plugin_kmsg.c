@@ -46,24 +46,6 @@ static struct kmsg_event *event_of(struct tep_handle *tep)
 	return NULL;
 }
 
-static int lookup(void *ctx, unsigned long long addr, const char **name,
-		  unsigned long long *offset, unsigned long long *size,
-		  const char **module)
-{
-	unsigned long long start;
-	unsigned long sz;
-
-	/* it returns 1 when found (libtraceevent 1.7), so look at name */
-	*name = NULL;
-	tep_find_function_info(ctx, addr, name, &start, &sz);
-	if (!*name)
-		return -1;
-	*offset = addr - start;
-	*size = sz;
-	*module = NULL;
-	return 0;
-}
-
 static int kmsg_handler(struct trace_seq *s, struct tep_record *record,
 			struct tep_event *event, void *context)
 {
@@ -71,7 +53,7 @@ static int kmsg_handler(struct trace_seq *s, struct tep_record *record,
 	struct kmsg_render_opts opts = {
 		.long_size = tep_get_long_size(event->tep) ?: 8,
 		.symbolic_errname = true,
-		.lookup_symbol = lookup,
+		.lookup_symbol = kmsg_tep_lookup,
 		.lookup_ctx = event->tep,
 	};
 	struct kmsg_strbuf text = { 0 };

@@ -152,3 +152,21 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 		return bad(err, errlen, "device outside the record or unterminated");
 	return 0;
 }
+
+int kmsg_tep_lookup(void *ctx, unsigned long long addr, const char **name,
+		    unsigned long long *offset, unsigned long long *size,
+		    const char **module)
+{
+	unsigned long long start;
+	unsigned long sz;
+
+	/* it returns 1 when found (libtraceevent 1.7), so look at name */
+	*name = NULL;
+	tep_find_function_info(ctx, addr, name, &start, &sz);
+	if (!*name)
+		return -1;
+	*offset = addr - start;
+	*size = sz;
+	*module = NULL;
+	return 0;
+}

@@ -67,4 +67,13 @@ bool kmsg_event_match(const struct kmsg_event *ev, struct tep_record *rec);
 int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 		      struct kmsg_msg *msg, char *err, size_t errlen);
 
+/*
+ * A kmsg_render_opts.lookup_symbol over libtraceevent's symbol table (a
+ * struct tep_handle as ctx), as trace.dat files carry it: names, offsets
+ * and sizes, but no module names.
+ */
+int kmsg_tep_lookup(void *ctx, unsigned long long addr, const char **name,
+		    unsigned long long *offset, unsigned long long *size,
+		    const char **module);
+
 #endif /* KMSG_EVENT_H */

@@ -43,10 +43,10 @@ TRACEEVENT_PLUGIN_DIR=$tools trace-cmd report "$rec/kmsg.dat" 2>/dev/null |
 n=$(wc -l < "$tmp/want")
 echo "1..$((3 * n + 3))"
 t=0
-check() {	# check NAME FILE LINE
+check() {	# check NAME FILE LINE [WANT]
 	local got want
 	t=$((t + 1))
-	want=$(sed -n "$3p" "$tmp/want")
+	want=$(sed -n "$3p" "$tmp/${4:-want}")
 	got=$(sed -n "$3p" "$tmp/$2")
 	if [ "$got" = "$want" ]; then
 		echo "ok $t $1: ${want%%: *}..."
@@ -89,14 +89,5 @@ fi
 # libtraceevent gives the plugin no module names: %ps/%pS lack " [mod]"
 sed 's/ \[kmsgtest\]//g' "$tmp/want" > "$tmp/want.nomod"
 for i in $(seq 1 "$n"); do
-	t=$((t + 1))
-	want=$(sed -n "${i}p" "$tmp/want.nomod")
-	got=$(sed -n "${i}p" "$tmp/plugin")
-	if [ "$got" = "$want" ]; then
-		echo "ok $t trace-cmd report + plugin: ${want%%: *}..."
-	else
-		echo "# want: $want"
-		echo "# got:  $got"
-		echo "not ok $t trace-cmd report + plugin: line $i"
-	fi
+	check "trace-cmd report + plugin" plugin "$i" want.nomod
 done
