@@ -276,12 +276,32 @@ static int print_text(struct state *st, const struct kmsg_msg *m)
 		0 : -EIO;
 }
 
+/* -x with --json: "description" and "user_response" in the object */
+static int json_explain(struct state *st)
+{
+	struct kmsg_doc doc;
+	int ret = kmsg_docs_get(st->docs, st->id, &doc);
+
+	if (ret)
+		return ret < 0 ? ret : 0;
+	st->line.len--;		/* reopen the object */
+	ret = kmsg_strbuf_puts(&st->line, ",\"description\":") ||
+	      kmsg_json_str(&st->line, doc.description, strlen(doc.description)) ||
+	      kmsg_strbuf_puts(&st->line, ",\"user_response\":") ||
+	      kmsg_json_str(&st->line, doc.user_response,
+			    strlen(doc.user_response)) ||
+	      kmsg_strbuf_putc(&st->line, '}') ? -ENOMEM : 0;
+	kmsg_doc_free(&doc);
+	return ret;
+}
+
 static int print_json(struct state *st, const struct kmsg_msg *m,
 		      const struct kmsg_args *args)
 {
 	st->line.len = 0;
 	if (kmsg_json_msg(&st->line, m, comm_of(st, m->pid), st->text.buf,
 			  st->text.len, args) ||
+	    (st->opt->explain && json_explain(st)) ||
 	    kmsg_strbuf_putc(&st->line, '\n'))
 		return -ENOMEM;
 	return fwrite(st->line.buf, 1, st->line.len, stdout) == st->line.len ?
@@ -356,8 +376,9 @@ static int handle_record(struct state *st, struct tep_record *rec)
 	if (!wanted(st->opt, &m))
 		return 0;
 	st->text.len = 0;
-	snprintf(st->id, sizeof(st->id), "%.*s.%u", (int)m.component.len,
-		 m.component.s, m.number);
+	if (st->docs)	/* the id is only needed to look up documentation */
+		snprintf(st->id, sizeof(st->id), "%.*s.%u",
+			 (int)m.component.len, m.component.s, m.number);
 	ret = kmsg_msg_text(&st->text, &m, translation(st), &st->ropts, &args);
 	if (ret < 0)
 		return ret;

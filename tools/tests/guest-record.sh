@@ -41,7 +41,7 @@ TRACEEVENT_PLUGIN_DIR=$tools trace-cmd report "$rec/kmsg.dat" 2>/dev/null |
 	grep ' kmsg: ' | sed 's/.* kmsg: *[^ ]* <[0-7]> //' > "$tmp/plugin"
 
 n=$(wc -l < "$tmp/want")
-echo "1..$((3 * n + 3))"
+echo "1..$((3 * n + 5))"
 t=0
 check() {	# check NAME FILE LINE [WANT]
 	local got want
@@ -91,3 +91,25 @@ sed 's/ \[kmsgtest\]//g' "$tmp/want" > "$tmp/want.nomod"
 for i in $(seq 1 "$n"); do
 	check "trace-cmd report + plugin" plugin "$i" want.nomod
 done
+
+# offline, with the docs database: -x in JSON, and a translation
+t=$((t + 1))
+if [ -n "${DOCS_DB:-}" ] &&
+   "$tools/kmsg" report --json -x --db "$DOCS_DB" --id kmsgtest.2 "$rec/kmsg.dat" |
+   python3 -c 'import json,sys
+d = json.loads(sys.stdin.readline())
+sys.exit(d["user_response"] != "Set the device online and retry the operation.")'; then
+	echo "ok $t kmsg report --json -x: kmsgtest.2 with its user response"
+else
+	echo "not ok $t kmsg report --json -x: kmsgtest.2 with its user response"
+fi
+t=$((t + 1))
+got=$("$tools/kmsg" report --color=never --lang ja --db "${DOCS_DB:-/nonexistent}" \
+	--id kmsgtest.20 "$rec/kmsg.dat" | sed 's/^\[[ 0-9.]*\] [a-z]* *//')
+want="platform kmsgtest: kmsgtest.20: 要求 5 (デバイス 4711) がタイムアウトしました"
+if [ "$got" = "$want" ]; then
+	echo "ok $t kmsg report --lang ja: kmsgtest.20 translated offline"
+else
+	echo "# got: $got"
+	echo "not ok $t kmsg report --lang ja: kmsgtest.20 translated offline"
+fi
