@@ -322,19 +322,11 @@ static void __attribute__((format(printf, 3, 4)))
 cat_error(struct cat_state *st, unsigned int line, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 	char *tmp;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	tmp = kmsg_xvprintf(fmt, ap);
 	va_end(ap);
-	tmp = kmsg_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	tmp[0] = '\0';
-	if (n > 0) {
-		va_start(ap, fmt);
-		vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
 	kmsg_diag_add(st->diags, st->path, line, true, "%s", tmp);
 	free(tmp);
 	st->failed = true;

@@ -64,20 +64,12 @@ corrupt(struct obj *o, const char *fmt, ...)
 {
 	va_list ap;
 	char *tmp;
-	int n;
 
 	if (o->err)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	tmp = kmsg_xvprintf(fmt, ap);
 	va_end(ap);
-	tmp = kmsg_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	tmp[0] = '\0';
-	if (n > 0) {
-		va_start(ap, fmt);
-		vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
 	o->err = kmsg_xprintf("%s: corrupt kmsg index: %s", o->path, tmp);
 	free(tmp);
 }

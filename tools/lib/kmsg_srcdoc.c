@@ -82,15 +82,23 @@ static void kmsg_sb_vprintf(struct kmsg_strbuf *sb, const char *fmt, va_list ap)
 	free(tmp);
 }
 
-char *kmsg_xprintf(const char *fmt, ...)
+char *kmsg_xvprintf(const char *fmt, va_list ap)
 {
 	struct kmsg_strbuf sb = { 0 };
+
+	kmsg_sb_vprintf(&sb, fmt, ap);
+	return kmsg_sb_take(&sb);
+}
+
+char *kmsg_xprintf(const char *fmt, ...)
+{
 	va_list ap;
+	char *s;
 
 	va_start(ap, fmt);
-	kmsg_sb_vprintf(&sb, fmt, ap);
+	s = kmsg_xvprintf(fmt, ap);
 	va_end(ap);
-	return kmsg_sb_take(&sb);
+	return s;
 }
 
 void kmsg_sb_putn(struct kmsg_strbuf *sb, const char *s, size_t n)

@@ -24,6 +24,7 @@
 #define KMSG_SRCDOC_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -37,6 +38,7 @@ char *kmsg_xstrdup(const char *s);
 char *kmsg_xstrndup(const char *s, size_t n);
 /* Only ever call this with a literal format of our own. */
 char *kmsg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *kmsg_xvprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* Append, exiting on ENOMEM */
 void kmsg_sb_putn(struct kmsg_strbuf *sb, const char *s, size_t n);
 void kmsg_sb_puts(struct kmsg_strbuf *sb, const char *s);
