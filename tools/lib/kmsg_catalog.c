@@ -332,13 +332,24 @@ cat_error(struct cat_state *st, unsigned int line, const char *fmt, ...)
 	st->failed = true;
 }
 
-/* Unescape \n \t \\ \" of a format or translation; NULL on error. */
+/*
+ * Unescape \n \t \\ \" of a format or translation; NULL on error. A
+ * value in double quotes keeps the blanks at its ends: "   %s" is the
+ * format of three spaces and a string.
+ */
 static char *cat_unescape(struct cat_state *st, const char *s, unsigned int line,
 			  const char *name)
 {
 	struct kmsg_strbuf sb = { 0 };
+	bool quoted = *s == '"';
+	const char *bad;
 
-	for (; *s; s++) {
+	for (s += quoted; *s; s++) {
+		if (quoted && *s == '"') {
+			if (!s[1])
+				return kmsg_sb_take(&sb);
+			break;
+		}
 		if (*s != '\\') {
 			kmsg_sb_putc(&sb, *s);
 			continue;
@@ -354,16 +365,19 @@ static char *cat_unescape(struct cat_state *st, const char *s, unsigned int line
 			kmsg_sb_putc(&sb, s[1]);
 			break;
 		default:
-			kmsg_diag_add(st->diags, st->path, line, true,
-				      "%s: unknown escape sequence (only \\n \\t \\\\ \\\" are allowed)",
-				      name);
-			st->failed = true;
-			kmsg_strbuf_free(&sb);
-			return NULL;
+			bad = "unknown escape sequence (only \\n \\t \\\\ \\\" are allowed)";
+			goto fail;
 		}
 		s++;
 	}
-	return kmsg_sb_take(&sb);
+	if (!quoted)
+		return kmsg_sb_take(&sb);
+	bad = "a quoted value must end with its closing \" (write a \" inside as \\\")";
+fail:
+	kmsg_diag_add(st->diags, st->path, line, true, "%s: %s", name, bad);
+	st->failed = true;
+	kmsg_strbuf_free(&sb);
+	return NULL;
 }
 
 /* Trim blanks and newlines at both ends, in place */
