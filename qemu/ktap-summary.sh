@@ -14,8 +14,16 @@
 # results than its plan, fails without any failed result under it, or a
 # "Bail out!" counts as one failure. With --console, the kernel log is
 # searched for oopses, BUGs, WARNINGs, panics and sanitizer reports, each
-# counted as a failure. --guest-rc is run.sh's exit status: a timeout
-# (124) or a guest that never reported (125) is a failure.
+# counted as a failure. A test that provokes such a report on purpose
+# brackets it in the kernel log with
+#
+#   ktap-summary: expect begin TEXT
+#   ktap-summary: expect end
+#
+# (written to /dev/kmsg); in between, reports that contain TEXT are not
+# failures. A begin without an end is one. --guest-rc is run.sh's exit
+# status: a timeout (124) or a guest that never reported (125) is a
+# failure.
 #
 # Exit status: 0 when nothing failed and something passed, 1 otherwise.
 set -uo pipefail
@@ -29,6 +37,22 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# The console log without the expected reports (see above)
+expected_filter() {
+	awk '
+	{ sub(/\r$/, "") }
+	/ktap-summary: expect begin / {
+		if (text != "") print "BUG: expected report did not end: " text
+		text = $0; sub(/.*ktap-summary: expect begin /, "", text)
+		next
+	}
+	/ktap-summary: expect end/ { text = ""; next }
+	text != "" && index($0, text) { next }
+	{ print }
+	END { if (text != "") print "BUG: expected report did not end: " text }
+	' "$1"
+}
+
 extra=()
 case $guest_rc in
 0) ;;
@@ -40,7 +64,8 @@ if [ -n "$console" ]; then
 	if [ -f "$console" ]; then
 		while IFS= read -r line; do
 			extra+=("kernel: ${line#*] }")
-		done < <(grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|KFENCE:|kernel BUG|Call Trace:|watchdog: BUG|INFO: task .* blocked' "$console" |
+		done < <(expected_filter "$console" |
+			grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|KFENCE:|kernel BUG|Call Trace:|watchdog: BUG|INFO: task .* blocked' |
 			grep -v 'Call Trace:' | head -n 20)
 	else
 		extra+=("kernel: no console log $console")
