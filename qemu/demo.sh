@@ -83,3 +83,35 @@ kmsg search paths online
 
 say "kmsg dmesg -x (the end of the kernel log, explained)"
 kmsg dmesg -x | tail -n 6 | cut -c1-150
+
+# --- real kernel messages (kernel-patches 0010-0015) ---------------------
+
+say "Real kernel messages with identifiers, from this boot (dmesg)"
+dmesg | grep -E '\] (clocksource|smp|watchdog|hung_task|oom)\.[0-9]+: ' | cut -c1-120
+
+say "kmsg dmesg -x: smp.2, printed at every boot, explained"
+kmsg dmesg -x | grep -A3 -E ' smp\.2: ' | cut -c1-150
+
+say "An OOM kill in a memory cgroup (memory.max 16M), seen by kmsg live --json"
+cg=/sys/fs/cgroup
+[ -f $cg/cgroup.controllers ] || mount -t cgroup2 cgroup2 $cg
+echo +memory > $cg/cgroup.subtree_control
+mkdir -p $cg/demo && echo 16M > $cg/demo/memory.max
+kmsg live --json --color=never --id oom.9 --count 1 > /tmp/oom.json &
+pid=$!
+until [ "$(cat /sys/kernel/tracing/instances/kmsg-live-$pid/events/kmsg/kmsg/enable 2>/dev/null)" = 1 ]; do
+	sleep 0.1
+done
+# tail keeps the endless first "line" of /dev/zero in memory
+sh -c "echo \$\$ > $cg/demo/cgroup.procs; exec tail /dev/zero" 2>/dev/null
+wait $pid
+rmdir $cg/demo
+dmesg | grep -E '\] oom\.[0-9]+: ' | cut -c1-150
+echo
+sed 's/,"args"/,\n  "args"/; s/,"text"/,\n  "text"/' /tmp/oom.json
+
+say "kmsg explain oom.9"
+kmsg explain oom.9
+
+say "kmsg explain clocksource.11 (\"and you wonder if your system is going to explode\")"
+kmsg explain clocksource.11
