@@ -99,16 +99,23 @@ echo +memory > $cg/cgroup.subtree_control
 mkdir -p $cg/demo && echo 16M > $cg/demo/memory.max
 kmsg live --json --color=never --id oom.9 --count 1 > /tmp/oom.json &
 pid=$!
-until [ "$(cat /sys/kernel/tracing/instances/kmsg-live-$pid/events/kmsg/kmsg/enable 2>/dev/null)" = 1 ]; do
-	sleep 0.1
+kmsg live --lang ja --color=never --id oom.9 --count 1 > /tmp/oom.ja &
+pid_ja=$!
+for p in $pid $pid_ja; do
+	until [ "$(cat /sys/kernel/tracing/instances/kmsg-live-$p/events/kmsg/kmsg/enable 2>/dev/null)" = 1 ]; do
+		sleep 0.1
+	done
 done
 # tail keeps the endless first "line" of /dev/zero in memory
 sh -c "echo \$\$ > $cg/demo/cgroup.procs; exec tail /dev/zero" 2>/dev/null
-wait $pid
+wait $pid $pid_ja
 rmdir $cg/demo
 dmesg | grep -E '\] oom\.[0-9]+: ' | cut -c1-150
 echo
 sed 's/,"args"/,\n  "args"/; s/,"text"/,\n  "text"/' /tmp/oom.json
+echo
+echo "kmsg live --lang ja, from the same raw arguments:"
+cut -c1-150 /tmp/oom.ja
 
 say "kmsg explain oom.9"
 kmsg explain oom.9

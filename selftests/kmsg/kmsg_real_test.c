@@ -5,8 +5,9 @@
  * An OOM kill in a memory cgroup and a hung task report are provoked;
  * for each, /dev/kmsg must show the identified message, "kmsg live
  * --json" must have rebuilt the same text from the event's raw
- * arguments, with the victim's name and pid as typed arguments, and
- * "kmsg explain" must document it. The clocksource and lockup messages,
+ * arguments, with the victim's name and pid as typed arguments (for the
+ * OOM kill also in the catalog's Japanese), and "kmsg explain" must
+ * document it. The clocksource and lockup messages,
  * which a TCG guest cannot provoke on demand, are checked in the kmsg
  * index of vmlinux and in the docs database.
  *
@@ -78,13 +79,17 @@ struct live {
 	char out[64];
 };
 
-/* Start "kmsg live --json --id ID --count 1"; wait until it records */
-static int live_start(struct live *l, const char *id)
+/*
+ * Start "kmsg live --id ID --count 1", as JSON (@lang NULL) or as text in
+ * the language @lang; wait until it records.
+ */
+static int live_start(struct live *l, const char *id, const char *lang)
 {
 	char enable[128], state[8];
 	int i, fd;
 
-	snprintf(l->out, sizeof(l->out), "/tmp/kmsg-live-%s.json", id);
+	snprintf(l->out, sizeof(l->out), "/tmp/kmsg-live-%s.%s", id,
+		 lang ? lang : "json");
 	fd = open(l->out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -94,9 +99,12 @@ static int live_start(struct live *l, const char *id)
 		return -errno;
 	}
 	if (!l->pid) {
+		const char *argv[] = { "kmsg", "live", "--color=never",
+			"--lang", lang ? lang : "C", "--id", id, "--count", "1",
+			lang ? NULL : "--json", NULL };
+
 		dup2(fd, 1);
-		execlp(kmsg_tool(), "kmsg", "live", "--json", "--color=never",
-		       "--lang", "C", "--id", id, "--count", "1", (char *)NULL);
+		execvp(kmsg_tool(), (char **)argv);
 		_exit(127);
 	}
 	close(fd);
@@ -114,7 +122,7 @@ static int live_start(struct live *l, const char *id)
 }
 
 /* Wait up to @seconds for it to exit; its exit status, -1 if killed */
-static int live_wait(struct live *l, int seconds, char *json, size_t size)
+static int live_wait(struct live *l, int seconds, char *out, size_t size)
 {
 	int i, status;
 
@@ -128,8 +136,8 @@ static int live_wait(struct live *l, int seconds, char *json, size_t size)
 		waitpid(l->pid, &status, 0);
 		status = -1;
 	}
-	if (read_text(l->out, json, size) < 0)
-		json[0] = '\0';
+	if (read_text(l->out, out, size) < 0)
+		out[0] = '\0';
 	unlink(l->out);
 	return status < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -294,10 +302,11 @@ static void oom_hog(void)
 
 TEST(oom_kill)
 {
-	static char json[LIVE_OUT_MAX], text[RECORD_MAX], doc[8192];
+	static char json[LIVE_OUT_MAX], ja[LIVE_OUT_MAX], text[RECORD_MAX];
+	static char doc[8192];
 	const struct kmsg_record *r;
+	struct live live, live_ja;
 	char want[512];
-	struct live live;
 	struct log log;
 	int status, ret;
 	pid_t pid;
@@ -306,7 +315,8 @@ TEST(oom_kill)
 	if (ret == -ENOTSUP)
 		SKIP(return, "no memory controller (CONFIG_MEMCG)");
 	ASSERT_EQ(0, ret) TH_LOG("memory cgroup %s: %s", OOM_CG, strerror(-ret));
-	ASSERT_EQ(0, live_start(&live, "oom.9"));
+	ASSERT_EQ(0, live_start(&live, "oom.9", NULL));
+	ASSERT_EQ(0, live_start(&live_ja, "oom.9", "ja_JP.UTF-8"));
 	ASSERT_EQ(0, log_open(&log));
 
 	pid = fork();
@@ -351,6 +361,13 @@ TEST(oom_kill)
 		 pid, OOM_COMM);
 	EXPECT_NE(NULL, strstr(json, want)) TH_LOG("%s", json);
 
+	/* the catalog's Japanese, from the same raw arguments */
+	ASSERT_EQ(0, live_wait(&live_ja, 10, ja, sizeof(ja)));
+	snprintf(want, sizeof(want),
+		 "oom.9: Memory cgroup out of memory: プロセス %d (%s) を強制終了しました total-vm:",
+		 pid, OOM_COMM);
+	EXPECT_NE(NULL, strstr(ja, want)) TH_LOG("%s", ja);
+
 	EXPECT_TRUE(explained("oom.9", "mm/oom_kill.c", doc, sizeof(doc)))
 		TH_LOG("%s", doc);
 	log_close(&log);
@@ -375,7 +392,7 @@ TEST(hung_task)
 	ASSERT_LT(0, read_text(HUNG_TIMEOUT, timeout, sizeof(timeout)));
 	ASSERT_LT(0, read_text(HUNG_WARNINGS, warnings, sizeof(warnings)));
 	ASSERT_EQ(0, write_str(HUNG_WARNINGS, "10"));
-	ASSERT_EQ(0, live_start(&live, "hung_task.1"));
+	ASSERT_EQ(0, live_start(&live, "hung_task.1", NULL));
 	ASSERT_EQ(0, log_open(&log));
 
 	log_mark("ktap-summary: expect begin INFO: task " HUNG_COMM ":");
