@@ -95,6 +95,39 @@ static const struct expected_msg expected[] = {
 
 #define NR_EXPECTED (sizeof(expected) / sizeof(expected[0]))
 
+struct index_line {
+	char comp[32];
+	unsigned int nr;
+	int level;
+	char kind[8];
+	char file[256];
+	unsigned int line;
+	char func[128];
+	char fmt[512];
+};
+
+/* A line of a kmsg index file: "comp.N <L> kind file:line func "fmt"" */
+static inline int parse_index_line(const char *s, struct index_line *l)
+{
+	const char *q;
+	size_t len;
+	int n = 0;
+
+	if (sscanf(s, "%31[^.].%u <%d> %7s %255[^:]:%u %127s \"%n",
+		   l->comp, &l->nr, &l->level, l->kind, l->file, &l->line,
+		   l->func, &n) != 7 || !n)
+		return -EINVAL;
+	q = strrchr(s + n, '"');
+	if (!q || q[1] != '\n')
+		return -EINVAL;
+	len = q - (s + n);
+	if (len >= sizeof(l->fmt))
+		return -E2BIG;
+	memcpy(l->fmt, s + n, len);
+	l->fmt[len] = '\0';
+	return 0;
+}
+
 static inline int write_str(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);

@@ -96,38 +96,6 @@ TEST_F(message, dev_kmsg)
 	}
 }
 
-struct index_line {
-	unsigned int nr;
-	int level;
-	char kind[8];
-	char file[256];
-	unsigned int line;
-	char func[128];
-	char fmt[512];
-};
-
-/* "kmsgtest.N <L> kind file:line func "fmt"" */
-static int parse_index_line(const char *s, struct index_line *l)
-{
-	const char *q;
-	size_t len;
-	int n = 0;
-
-	if (sscanf(s, "kmsgtest.%u <%d> %7s %255[^:]:%u %127s \"%n",
-		   &l->nr, &l->level, l->kind, l->file, &l->line, l->func,
-		   &n) != 6 || !n)
-		return -EINVAL;
-	q = strrchr(s + n, '"');
-	if (!q || q[1] != '\n')
-		return -EINVAL;
-	len = q - (s + n);
-	if (len >= sizeof(l->fmt))
-		return -E2BIG;
-	memcpy(l->fmt, s + n, len);
-	l->fmt[len] = '\0';
-	return 0;
-}
-
 static const struct expected_msg *find_expected(unsigned int nr)
 {
 	size_t i;
@@ -156,6 +124,7 @@ TEST(index_lists_module_messages)
 		     line);
 	while (fgets(line, sizeof(line), f)) {
 		ASSERT_EQ(0, parse_index_line(line, &l)) TH_LOG("bad line: %s", line);
+		ASSERT_STREQ("kmsgtest", l.comp) TH_LOG("%s", line);
 		e = find_expected(l.nr);
 		ASSERT_NE(NULL, e) TH_LOG("unexpected entry: %s", line);
 		ASSERT_NE(NULL, e->index_fmt) TH_LOG("not a kmsg_*() call: %s", line);
