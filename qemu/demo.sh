@@ -43,6 +43,13 @@ grep -v '^#' "$inst/trace" | head -n 4 | cut -c1-150
 echo 0 > "$inst/events/kmsg/kmsg/enable"
 rmdir "$inst"
 
+# wait until "kmsg live" with pid $1 records
+recording() {
+	until [ "$(cat /sys/kernel/tracing/instances/kmsg-live-$1/events/kmsg/kmsg/enable 2>/dev/null)" = 1 ]; do
+		sleep 0.1
+	done
+}
+
 # kmsg live in the background until it has COUNT messages; fire the rest
 live() {	# live COUNT MESSAGES... -- ARGS
 	count=$1
@@ -52,9 +59,7 @@ live() {	# live COUNT MESSAGES... -- ARGS
 	shift
 	kmsg live --color=never --count "$count" "$@" > /tmp/live.out &
 	pid=$!
-	until [ "$(cat /sys/kernel/tracing/instances/kmsg-live-$pid/events/kmsg/kmsg/enable 2>/dev/null)" = 1 ]; do
-		sleep 0.1
-	done
+	recording $pid
 	for m in $msgs; do echo "$m" > /sys/kernel/debug/kmsgtest/fire; done
 	wait $pid
 	cut -c1-150 /tmp/live.out
@@ -101,11 +106,8 @@ kmsg live --json --color=never --id oom.9 --count 1 > /tmp/oom.json &
 pid=$!
 kmsg live --lang ja --color=never --id oom.9 --count 1 > /tmp/oom.ja &
 pid_ja=$!
-for p in $pid $pid_ja; do
-	until [ "$(cat /sys/kernel/tracing/instances/kmsg-live-$p/events/kmsg/kmsg/enable 2>/dev/null)" = 1 ]; do
-		sleep 0.1
-	done
-done
+recording $pid
+recording $pid_ja
 # tail keeps the endless first "line" of /dev/zero in memory
 sh -c "echo \$\$ > $cg/demo/cgroup.procs; exec tail /dev/zero" 2>/dev/null
 wait $pid $pid_ja
