@@ -4,8 +4,9 @@
 # In the guest: time per message of printk(), kmsg_info() with the
 # kmsg:kmsg event off and on, and trace_printk(), with kmsgbench.
 # Console output is suppressed by the console log level, so that the
-# console does not dominate. Prints "RESULT mode ns_per_message" lines,
-# the median of REPS runs of COUNT messages each.
+# console does not dominate. Prints "RUN mode ns_per_message" for every
+# run, then "RESULT mode ns_per_message" lines, the median of REPS runs of
+# COUNT messages each.
 COUNT=${COUNT:-20000}
 REPS=${REPS:-9}
 run=/sys/kernel/debug/kmsgbench/run
@@ -41,6 +42,7 @@ while [ $i -lt "$REPS" ]; do
 	done
 	i=$((i + 1))
 done
+sed 's/^/RUN /' /tmp/bench.raw
 for mode in printk kmsg-off kmsg-on trace_printk; do
 	grep "^$mode " /tmp/bench.raw | cut -d' ' -f2 | median | sed "s/^/RESULT $mode /"
 done

@@ -12,6 +12,8 @@
 #   --append ARGS   extra kernel command line
 #   --disk FILE     attach FILE as a raw virtio disk (/dev/vda)
 #   --mem MB        guest memory                   (default: 512)
+#   --icount SHIFT  TCG only: the guest clock counts instructions,
+#                   2^SHIFT ns each, instead of host time
 #
 # TCG is the default: on these machines /dev/kvm exists but nested KVM
 # fails. --accel auto uses KVM only if a short probe boot with it
@@ -23,7 +25,7 @@
 # the guest ended without reporting.
 set -euo pipefail
 
-mode=check timeout=600 smp=2 accel=tcg append="" disk="" mem=512
+mode=check timeout=600 smp=2 accel=tcg append="" disk="" mem=512 icount=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;
@@ -33,19 +35,21 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--disk) disk=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--icount) icount=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 3 ] || { sed -n '4,24p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '4,26p' "$0" >&2; exit 2; }
 kernel=$1 initrd=$2 outdir=$3
 mkdir -p "$outdir"
 
 # boot MODE ACCEL TIMEOUT OUTDIR
 boot() {
-	local m=$1 a=$2 t=$3 o=$4 cpu=max rc=0 drive=()
+	local m=$1 a=$2 t=$3 o=$4 cpu=max rc=0 drive=() clock=()
 	[ "$a" = kvm ] && cpu=host
+	[ -n "$icount" ] && [ "$a" = tcg ] && clock=(-icount "shift=$icount")
 	[ -n "$disk" ] && drive=(-drive "file=$disk,format=raw,if=virtio")
 	rm -f "$o/console.log" "$o/guest.log"
 	timeout --kill-after=10 "$t" qemu-system-x86_64 \
@@ -54,7 +58,7 @@ boot() {
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic no_hash_pointers kmsg_mode=$m $append" \
 		-serial "file:$o/console.log" -serial "file:$o/guest.log" \
-		"${drive[@]}" </dev/null || rc=$?
+		"${drive[@]}" "${clock[@]}" </dev/null || rc=$?
 	return $rc
 }
 
