@@ -49,12 +49,18 @@ live() {	# live OUT COUNT MESSAGES... -- ARGS...
 	wait $pid
 }
 
-# /dev/kmsg text of the kmsgtest messages printed since mark $1
+# /dev/kmsg text of the kmsgtest messages printed since mark $1. The
+# log is read through one open file: a read fails with EPIPE once when
+# records were lost before it got to them (cat stops there, status 1),
+# and the next read goes on with the oldest record left. The last cat
+# waits for more and is ended by timeout (status 143).
 kmsg_texts() {
-	cat /dev/kmsg > "$tmp/all" &
-	p=$!
-	sleep 0.5
-	kill $p
+	tries=0
+	while [ $tries -lt 10 ]; do
+		timeout 1 cat
+		[ $? = 1 ] || break
+		tries=$((tries + 1))
+	done < /dev/kmsg > "$tmp/all" 2> /dev/null
 	sed -n "/;kmsg-tool: $1\$/,\$p" "$tmp/all" | grep -v '^ ' |
 		sed -n 's/^[0-9]*,[0-9]*,[0-9]*,[^;]*;//p' |
 		grep -E '(^|: )kmsgtest\.[0-9]+: ' | grep -v 'kmsgtest\.14: '
