@@ -6,8 +6,8 @@
  * checks the record's component, number, level, device and format, and
  * that the text rebuilt from its binary arguments is, byte for byte, the
  * text /dev/kmsg shows. Then: a module's events outlive the module,
- * interrupt context and both CPUs at once, ring-buffer overruns, and the
- * event disabled.
+ * interrupt and NMI context and both CPUs at once, ring-buffer overruns,
+ * and the event disabled.
  *
  * Needs libtracefs and libtraceevent, and the kmsg tools' decoder and
  * renderer (tools/lib of the kmsg project).
@@ -33,8 +33,9 @@
 #include "kmsg_text.h"
 
 #define MAX_RECORDS	1024
-/* common_flags bit of a record made in hard interrupt context */
+/* common_flags bits of a record made in hard interrupt and NMI context */
 #define TRACE_FLAG_HARDIRQ	0x08
+#define TRACE_FLAG_NMI		0x40
 
 /* One decoded record, with its text rebuilt */
 struct trace_msg {
@@ -302,20 +303,36 @@ TEST_F(trace, module_unloaded)
 	EXPECT_EQ(0, load_kmsgtest());
 }
 
+/*
+ * Message 16 fired through PATH names CONTEXT in its text, and its record
+ * carries FLAG in common_flags and rebuilds to the same text.
+ */
+#define CHECK_CONTEXT(path, context, flag)				\
+	do {								\
+		struct kmsg_record rec;					\
+		struct trace_msg *t;					\
+									\
+		ASSERT_EQ(0, fire_and_read_via(path, 16, &rec));	\
+		EXPECT_EQ(0, fnmatch("kmsgtest.16: context " context	\
+				     " cpu *", rec.text, 0))		\
+			TH_LOG("%s", rec.text);				\
+		ASSERT_LE(0, collect(&self->t));			\
+		t = find(&self->t, 16);					\
+		ASSERT_NE(NULL, t);					\
+		EXPECT_NE(0, t->common_flags & (flag));			\
+		EXPECT_STREQ(rec.text, t->text);			\
+	} while (0)
+
 /* From hard interrupt context (irq_work) */
 TEST_F(trace, hardirq)
 {
-	struct kmsg_record rec;
-	struct trace_msg *t;
+	CHECK_CONTEXT(FIRE_IRQ_PATH, "hardirq", TRACE_FLAG_HARDIRQ);
+}
 
-	ASSERT_EQ(0, fire_and_read_via(FIRE_IRQ_PATH, 16, &rec));
-	EXPECT_EQ(0, fnmatch("kmsgtest.16: context hardirq cpu *", rec.text, 0))
-		TH_LOG("%s", rec.text);
-	ASSERT_LE(0, collect(&self->t));
-	t = find(&self->t, 16);
-	ASSERT_NE(NULL, t);
-	EXPECT_NE(0, t->common_flags & TRACE_FLAG_HARDIRQ);
-	EXPECT_STREQ(rec.text, t->text);
+/* From NMI context: an NMI the CPU sends itself (x86) */
+TEST_F(trace, nmi)
+{
+	CHECK_CONTEXT(FIRE_NMI_PATH, "nmi", TRACE_FLAG_NMI);
 }
 
 /* Both CPUs at once: every message recorded, on the CPU that printed it */
