@@ -18,6 +18,7 @@
 #define FIRE_IRQ_PATH	"/sys/kernel/debug/kmsgtest/fire_irq"
 #define FIRE_CPUS_PATH	"/sys/kernel/debug/kmsgtest/fire_cpus"
 #define FIRE_NMI_PATH	"/sys/kernel/debug/kmsgtest/fire_nmi"
+#define FIRE_SOFTIRQ_PATH	"/sys/kernel/debug/kmsgtest/fire_softirq"
 #define INDEX_DIR	"/sys/kernel/debug/kmsg/index"
 #define INDEX_PATH	INDEX_DIR "/kmsgtest"
 #define RECORD_MAX	16384

@@ -6,8 +6,8 @@
  * checks the record's component, number, level, device and format, and
  * that the text rebuilt from its binary arguments is, byte for byte, the
  * text /dev/kmsg shows. Then: a module's events outlive the module,
- * interrupt and NMI context and both CPUs at once, ring-buffer overruns,
- * and the event disabled.
+ * softirq, hard interrupt and NMI context, both CPUs at once, ring-buffer
+ * overruns, and the event disabled.
  *
  * Needs libtracefs and libtraceevent, and the kmsg tools' decoder and
  * renderer (tools/lib of the kmsg project).
@@ -33,8 +33,9 @@
 #include "kmsg_text.h"
 
 #define MAX_RECORDS	1024
-/* common_flags bits of a record made in hard interrupt and NMI context */
+/* common_flags bits of a record made in interrupt and NMI context */
 #define TRACE_FLAG_HARDIRQ	0x08
+#define TRACE_FLAG_SOFTIRQ	0x10
 #define TRACE_FLAG_NMI		0x40
 
 /* One decoded record, with its text rebuilt */
@@ -322,6 +323,12 @@ TEST_F(trace, module_unloaded)
 		EXPECT_NE(0, t->common_flags & (flag));			\
 		EXPECT_STREQ(rec.text, t->text);			\
 	} while (0)
+
+/* From softirq context (a timer) */
+TEST_F(trace, softirq)
+{
+	CHECK_CONTEXT(FIRE_SOFTIRQ_PATH, "softirq", TRACE_FLAG_SOFTIRQ);
+}
 
 /* From hard interrupt context (irq_work) */
 TEST_F(trace, hardirq)
