@@ -615,7 +615,7 @@ static void print_template(const struct options *opt, const struct kmsg_msg *m)
 
 	putchar('\n');
 	if (opt->tmpl == TEMPLATE_SOURCE) {
-		fputs("/**\n * message\n", stdout);
+		fputs("/*\n * message\n", stdout);
 		for (k = 0; k < n; k++)
 			printf(" * @%zu:\n", k);
 		fputs(" *\n * Description:\n *\n * User Response:\n */\n", stdout);

@@ -972,7 +972,7 @@ void kmsg_srcdoc_parse(const char *file, const char *text, size_t len,
 		if (ch == '/' && c.i + 1 < len && text[c.i + 1] == '*') {
 			const char *body = text + c.i + 2, *end;
 			size_t rest = len - c.i - 2, k;
-			bool doc;
+			bool doc, star;
 
 			drop_pending(&st);
 			end = NULL;
@@ -982,10 +982,17 @@ void kmsg_srcdoc_parse(const char *file, const char *text, size_t len,
 					break;
 				}
 			}
-			doc = rest >= 2 && body[0] == '*' &&
-			      (body[1] == ' ' || body[1] == '\t' ||
-			       body[1] == '\n' || body[1] == '\r') &&
-			      is_message_comment(body + 1, end ? end : text + len);
+			/*
+			 * A message doc opens with slash-star alone on its
+			 * line, or with slash-star-star, which is warned
+			 * about: kernel-doc reads such comments.
+			 */
+			star = rest >= 1 && body[0] == '*';
+			doc = rest >= (size_t)star + 1 &&
+			      (body[star] == '\n' || body[star] == '\r' ||
+			       (star && (body[1] == ' ' || body[1] == '\t'))) &&
+			      is_message_comment(body + star,
+						 end ? end : text + len);
 			if (!end) {
 				kmsg_diag_add(diags, file, c.line, true,
 					      doc ? "unterminated doc comment" :
@@ -993,7 +1000,10 @@ void kmsg_srcdoc_parse(const char *file, const char *text, size_t len,
 				return;
 			}
 			if (doc) {
-				st.pending = parse_doc_comment(file, body + 1, end,
+				if (star)
+					kmsg_diag_add(diags, file, c.line, false,
+						      "message doc opened with \"/**\": kernel-doc would read it; use \"/*\"");
+				st.pending = parse_doc_comment(file, body + star, end,
 							       c.line, diags);
 				st.pending_line = c.line;
 			}

@@ -2,8 +2,8 @@
 /*
  * kmsg_srcdoc - the documentation of kernel messages, as kmsg-doc sees it,
  * and the parser of its in-source form (docs-db/FORMAT.md, "In-source
- * form"): a comment that starts with slash-star-star and whose first
- * line is "message", with "@N:" parameter lines, "Description:" and
+ * form"): a comment that starts with slash-star alone on its line and
+ * whose first line is "message", with "@N:" parameter lines, "Description:" and
  * "User Response:" sections, directly followed by
  *
  *	KMSG_DOC(kmsgtest, 2, "device %x not online");
