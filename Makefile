@@ -161,7 +161,7 @@ demo: initramfs
 BENCH := $(BUILD)/bench
 bench: initramfs
 	@mkdir -p $(BENCH)/icount
-	@rc=0; $(RUN) --mode bench --mem 2048 --icount 0 $(BZIMAGE) $(INITRD) \
+	@rc=0; $(RUN) --accel tcg --mode bench --mem 2048 --icount 0 $(BZIMAGE) $(INITRD) \
 		$(BENCH)/icount || rc=$$?; \
 	echo "In the guest, instructions executed (QEMU -icount 0), median of 9 runs of 20000 messages:"; \
 	qemu/bench-table.sh instr $(BENCH)/icount/guest.log && [ $$rc = 0 ]

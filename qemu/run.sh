@@ -78,7 +78,11 @@ if [ "$accel" = auto ]; then
 	fi
 fi
 
-echo "  QEMU    mode=$mode accel=$accel smp=$smp timeout=${timeout}s -> $outdir"
+if [ -n "$icount" ] && [ "$accel" != tcg ]; then
+	echo "run.sh: --icount needs --accel tcg" >&2
+	exit 2
+fi
+echo "  QEMU    mode=$mode accel=$accel smp=$smp timeout=${timeout}s${icount:+ icount=$icount} -> $outdir"
 rc=0
 boot "$mode" "$accel" "$timeout" "$outdir" || rc=$?
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
