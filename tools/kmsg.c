@@ -68,6 +68,8 @@ struct state {
 	bool done;
 	struct kmsg_docs *docs;
 	char id[96];
+	bool live;		/* on this machine, as the events happen */
+	int comm_tried[256];	/* pids looked up again, by pid % 256 */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -240,10 +242,44 @@ static const char *level_color(unsigned int level)
 	return level < 8 ? colors[level] : "";
 }
 
+/*
+ * Live, a task that started after saved_cmdlines was read has no name
+ * yet: read saved_cmdlines again, then /proc/PID/comm (the task may not
+ * have been switched out since), once per pid.
+ */
+static void comm_lookup(struct state *st, int pid)
+{
+	int *tried = &st->comm_tried[(unsigned int)pid % 256];
+	char path[32], comm[32];
+	ssize_t n;
+	int fd;
+
+	if (*tried == pid)
+		return;
+	*tried = pid;
+	tracefs_load_cmdlines(NULL, st->tep);
+	if (tep_is_pid_registered(st->tep, pid))
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+	if (comm[0])
+		tep_register_comm(st->tep, comm, pid);
+}
+
 static const char *comm_of(struct state *st, int pid)
 {
 	if (!pid)
 		return "<idle>";
+	if (st->live && !tep_is_pid_registered(st->tep, pid))
+		comm_lookup(st, pid);
 	if (!tep_is_pid_registered(st->tep, pid))
 		return "<...>";
 	return tep_data_comm_from_pid(st->tep, pid);
@@ -578,6 +614,7 @@ static int cmd_live(struct options *o)
 		goto out;
 	}
 	tracefs_load_cmdlines(NULL, tep);
+	st.live = true;
 	if (kmsg_ksyms_load(&ks, o->kallsyms ?: "/proc/kallsyms"))
 		fprintf(stderr, "%s: cannot read %s: %%ps and %%pS print addresses\n",
 			prog, o->kallsyms ?: "/proc/kallsyms");

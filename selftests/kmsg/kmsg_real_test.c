@@ -340,6 +340,10 @@ TEST(oom_kill)
 	EXPECT_STREQ("oom.9", text);
 	ASSERT_TRUE(json_string(json, "text", text, sizeof(text)));
 	EXPECT_STREQ(r->text, text);
+	/* printed by the hog, a task that started after kmsg live */
+	snprintf(want, sizeof(want), "\"pid\":%d,\"comm\":\"%s\"", pid,
+		 OOM_COMM);
+	EXPECT_NE(NULL, strstr(json, want)) TH_LOG("%s", json);
 	snprintf(want, sizeof(want),
 		 "\"args\":[{\"type\":\"string\",\"value\":\"Memory cgroup out of memory\"},"
 		 "{\"type\":\"int\",\"value\":%d},"
