@@ -55,6 +55,9 @@ struct options {
 	const char *lang;	/* render translations for this locale */
 };
 
+/* how many pids kmsg live remembers having looked up again */
+#define COMM_TRIED	256
+
 struct state {
 	struct options *opt;
 	struct kmsg_event ev;
@@ -69,7 +72,7 @@ struct state {
 	struct kmsg_docs *docs;
 	char id[96];
 	bool live;		/* on this machine, as the events happen */
-	int comm_tried[256];	/* pids looked up again, by pid % 256 */
+	int comm_tried[COMM_TRIED];	/* pids looked up again, by pid */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -249,7 +252,7 @@ static const char *level_color(unsigned int level)
  */
 static void comm_lookup(struct state *st, int pid)
 {
-	int *tried = &st->comm_tried[(unsigned int)pid % 256];
+	int *tried = &st->comm_tried[(unsigned int)pid % COMM_TRIED];
 	char path[32], comm[32];
 	ssize_t n;
 	int fd;
