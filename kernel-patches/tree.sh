@@ -132,7 +132,7 @@ export_series() {
 		die "build/linux has uncommitted changes: commit them first"
 	tmp=$(mktemp -d)
 	format_patches "$tmp"
-	rm -f "$patchdir"/*.patch
+	find "$patchdir" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' -delete
 	cp "$tmp"/*.patch "$tmp/series" "$patchdir/" 2>/dev/null || cp "$tmp/series" "$patchdir/"
 	rm -rf "$tmp"
 	sed 's/^/  PATCH   /' "$patchdir/series"
