@@ -4,6 +4,10 @@
  * text the kernel logged, e.g. in "trace-cmd report":
  *
  *   kmsg: kmsgtest.2 <3> kmsgtest.2: device 4711 not online
+ *   kmsg: oom_kill.h923b9134 <4> Out of memory and no killable processes...
+ *
+ * The identifier is the curated one where there is one, else the
+ * automatic one ("<modname>.h????????" when the format was cut).
  *
  * Built with hidden visibility; only the loader and unloader are
  * exported. The text comes from the same decoder and renderer as the
@@ -16,6 +20,7 @@
 #include <trace-seq.h>
 
 #include "kmsg_event.h"
+#include "kmsg_id.h"
 #include "kmsg_render.h"
 #include "kmsg_strbuf.h"
 #include "kmsg_text.h"
@@ -58,11 +63,13 @@ static int kmsg_handler(struct trace_seq *s, struct tep_record *record,
 	};
 	struct kmsg_strbuf text = { 0 };
 	struct kmsg_args args;
+	struct kmsg_ids ids;
 	struct kmsg_msg m;
 	char err[256];
 
 	(void)context;
-	if (!ev || kmsg_event_decode(ev, record, &m, err, sizeof(err))) {
+	if (!ev || kmsg_event_decode(ev, record, &m, err, sizeof(err)) ||
+	    kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err))) {
 		trace_seq_puts(s, ev ? err : "kmsg: unknown event layout");
 		return 0;
 	}
@@ -70,8 +77,7 @@ static int kmsg_handler(struct trace_seq *s, struct tep_record *record,
 		trace_seq_puts(s, "kmsg: out of memory");
 		return 0;
 	}
-	trace_seq_printf(s, "%.*s.%u <%u> ", (int)m.component.len,
-			 m.component.s, m.number, m.level);
+	trace_seq_printf(s, "%s <%u> ", kmsg_ids_label(&ids), m.level);
 	trace_seq_puts(s, text.buf ? text.buf : "");
 	if (m.flags & KMSG_EVENT_TRUNCATED)
 		trace_seq_puts(s, " <?truncated?>");

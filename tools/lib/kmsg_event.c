@@ -50,6 +50,13 @@ int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 	    !(ev->driver = field(e, "driver", true, err, errlen)) ||
 	    !(ev->device = field(e, "device", true, err, errlen)))
 		return -1;
+	/* version 2's fields: a version 1 format has neither */
+	if (tep_find_field(e, "seq") &&
+	    !(ev->seq = field(e, "seq", false, err, errlen)))
+		return -1;
+	if (tep_find_field(e, "modname") &&
+	    !(ev->modname = field(e, "modname", true, err, errlen)))
+		return -1;
 	return 0;
 }
 
@@ -125,9 +132,14 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 	if (get_num(ev, rec, ev->version, &v))
 		return bad(err, errlen, "version field outside the record");
 	msg->version = v;
-	if (msg->version != KMSG_EVENT_VERSION) {
-		snprintf(err, errlen, "kmsg record of unknown version %u (this tool knows %d)",
+	if (msg->version < 1 || msg->version > KMSG_EVENT_VERSION) {
+		snprintf(err, errlen, "kmsg record of unknown version %u (this tool knows 1 to %d)",
 			 msg->version, KMSG_EVENT_VERSION);
+		return -1;
+	}
+	if (msg->version >= 2 && (!ev->seq || !ev->modname)) {
+		snprintf(err, errlen, "kmsg record of version %u, but its event format has no %s field",
+			 msg->version, ev->seq ? "modname" : "seq");
 		return -1;
 	}
 	if (get_num(ev, rec, ev->ip, &msg->ip) ||
@@ -140,6 +152,13 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 	if (get_num(ev, rec, ev->number, &v))
 		return bad(err, errlen, "field outside the record");
 	msg->number = v;
+	msg->seq = KMSG_SEQ_UNKNOWN;
+	if (msg->version >= 2) {
+		if (get_num(ev, rec, ev->seq, &msg->seq))
+			return bad(err, errlen, "field outside the record");
+		if (get_str(ev, rec, ev->modname, &msg->modname))
+			return bad(err, errlen, "modname outside the record or unterminated");
+	}
 
 	if (get_loc(ev, rec, ev->args, &msg->args, &msg->args_len))
 		return bad(err, errlen, "arguments outside the record");

@@ -3,6 +3,15 @@
  * Decoding kmsg:kmsg trace records (see the kernel's
  * Documentation/core-api/kmsg.rst) with libtraceevent.
  *
+ * Two layouts, told apart by each record's "version" field:
+ * 1. The event of kmsg_*() call sites: component, number, level, flags,
+ *    call site, arguments, format, driver and device.
+ * 2. The event of every printk() message: version 1's fields, and the
+ *    printk sequence number (seq) and the call site's KBUILD_MODNAME
+ *    (modname); component and number are those of a kmsg_*() site, empty
+ *    and 0 for other messages, and the format carries whatever prefix
+ *    the message printed (a kmsg_*() site's "component.number: ").
+ *
  * Every length and offset in a record is checked against the record's
  * size: a corrupt record gives an error, never an out-of-bounds read.
  */
@@ -17,9 +26,18 @@ struct tep_event;
 struct tep_format_field;
 struct tep_record;
 
-/* The event layout this decoder knows (field "version") */
-#define KMSG_EVENT_VERSION	1
+/* The newest event layout this decoder knows (field "version"), from 1 */
+#define KMSG_EVENT_VERSION	2
+/* flags: arguments or format cut (the format to KMSG_EVENT_FMT_MAX bytes) */
 #define KMSG_EVENT_TRUNCATED	0x01
+/* flags, version 2: a device message, "<driver> <device>: " before the text */
+#define KMSG_EVENT_DEVICE	0x02
+/* flags, version 2: a KERN_CONT fragment, appended to the record of seq */
+#define KMSG_EVENT_CONT		0x04
+/* The kernel's limit of the format (KMSG_TRACE_FMT_MAX), in bytes */
+#define KMSG_EVENT_FMT_MAX	1024
+/* seq of a record that has none (version 1) or where the kernel had none */
+#define KMSG_SEQ_UNKNOWN	(~0ULL)
 
 /* The kmsg:kmsg event of one tep handle, with its fields looked up */
 struct kmsg_event {
@@ -27,6 +45,7 @@ struct kmsg_event {
 	struct tep_event *event;
 	struct tep_format_field *ip, *version, *level, *flags, *number;
 	struct tep_format_field *args, *component, *fmt, *driver, *device;
+	struct tep_format_field *seq, *modname;	/* version 2; else NULL */
 };
 
 /* A string field: points into the record, not NUL-terminated */
@@ -45,7 +64,9 @@ struct kmsg_msg {
 	unsigned int level;
 	unsigned int flags;
 	unsigned int number;
+	unsigned long long seq;		/* KMSG_SEQ_UNKNOWN: none */
 	struct kmsg_str component, fmt, driver, device;
+	struct kmsg_str modname;	/* version 2; "": unknown */
 	const unsigned char *args;	/* binary arguments, in the record */
 	size_t args_len;
 };
@@ -62,7 +83,8 @@ bool kmsg_event_match(const struct kmsg_event *ev, struct tep_record *rec);
 
 /*
  * Decode @rec into @msg. Returns 0, or -1 with the reason in @err: a
- * field outside the record, a string without its NUL, an unknown version.
+ * field outside the record, a string without its NUL, an unknown version,
+ * a version 2 record of an event format without version 2's fields.
  */
 int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 		      struct kmsg_msg *msg, char *err, size_t errlen);

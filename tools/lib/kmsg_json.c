@@ -133,36 +133,41 @@ int kmsg_json_args(struct kmsg_strbuf *out, const struct kmsg_args *args)
 	return kmsg_strbuf_putc(out, ']') ? -ENOMEM : 0;
 }
 
-/* "component.number", escaped as the component is */
-static int json_id(struct kmsg_strbuf *out, const struct kmsg_msg *m)
-{
-	struct kmsg_strbuf id = { 0 };
-	int ret;
-
-	ret = kmsg_strbuf_printf(&id, "%.*s.%u", (int)m->component.len,
-				 m->component.s, m->number) < 0;
-	if (!ret)
-		ret = kmsg_json_str(out, id.buf, id.len);
-	kmsg_strbuf_free(&id);
-	return ret ? -ENOMEM : 0;
-}
-
 int kmsg_json_msg(struct kmsg_strbuf *out, const struct kmsg_msg *m,
-		  const char *comm, const char *text, size_t text_len,
+		  const struct kmsg_ids *ids, const char *comm,
+		  const char *text, size_t text_len,
 		  const struct kmsg_args *args)
 {
+	const char *id = kmsg_ids_id(ids), *comp;
+	size_t comp_len;
 	int bad = 0;
 
-	bad |= kmsg_strbuf_printf(out, "{\"timestamp\":%llu.%06llu,\"cpu\":%d,\"pid\":%d,\"comm\":",
+	comp = kmsg_ids_component(ids, &comp_len);
+	bad |= kmsg_strbuf_printf(out, "{\"timestamp\":%llu.%06llu,",
 				  m->ts / 1000000000ULL,
-				  m->ts % 1000000000ULL / 1000, m->cpu,
-				  m->pid) < 0;
+				  m->ts % 1000000000ULL / 1000) < 0;
+	if (m->version >= 2 && m->seq != KMSG_SEQ_UNKNOWN)
+		bad |= kmsg_strbuf_printf(out, "\"seq\":%llu,", m->seq) < 0;
+	bad |= kmsg_strbuf_printf(out, "\"cpu\":%d,\"pid\":%d,\"comm\":",
+				  m->cpu, m->pid) < 0;
 	bad |= kmsg_json_str(out, comm ? comm : "", comm ? strlen(comm) : 0);
 	bad |= kmsg_strbuf_printf(out, ",\"level\":%u,\"level_name\":\"%s\",\"component\":",
 				  m->level, kmsg_level_name(m->level)) < 0;
-	bad |= kmsg_json_str(out, m->component.s, m->component.len);
-	bad |= kmsg_strbuf_printf(out, ",\"number\":%u,\"id\":", m->number) < 0;
-	bad |= json_id(out, m);
+	bad |= kmsg_json_str(out, comp, comp_len);
+	if (ids->curated[0])
+		bad |= kmsg_strbuf_printf(out, ",\"number\":%u", ids->number) < 0;
+	if (m->version >= 2) {
+		bad |= kmsg_strbuf_puts(out, ",\"modname\":");
+		bad |= kmsg_json_str(out, m->modname.s, m->modname.len);
+	}
+	if (kmsg_ids_auto(ids)) {
+		bad |= kmsg_strbuf_puts(out, ",\"auto_id\":");
+		bad |= kmsg_json_str(out, ids->automatic, strlen(ids->automatic));
+	}
+	if (id) {
+		bad |= kmsg_strbuf_puts(out, ",\"id\":");
+		bad |= kmsg_json_str(out, id, strlen(id));
+	}
 	bad |= kmsg_strbuf_puts(out, ",\"format\":");
 	bad |= kmsg_json_str(out, m->fmt.s, m->fmt.len);
 	bad |= kmsg_strbuf_puts(out, ",\"args\":");

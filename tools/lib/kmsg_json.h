@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "kmsg_event.h"
+#include "kmsg_id.h"
 #include "kmsg_render.h"
 #include "kmsg_strbuf.h"
 
@@ -26,9 +27,14 @@ int kmsg_json_str(struct kmsg_strbuf *out, const char *s, size_t len);
 /* Append the arguments as a typed JSON array */
 int kmsg_json_args(struct kmsg_strbuf *out, const struct kmsg_args *args);
 
-/* Append one message object (without newline) */
+/*
+ * Append one message object (without newline): @msg, its identifiers
+ * @ids (kmsg_msg_ids()), the name @comm of its task, its @text and its
+ * decoded arguments @args
+ */
 int kmsg_json_msg(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
-		  const char *comm, const char *text, size_t text_len,
+		  const struct kmsg_ids *ids, const char *comm,
+		  const char *text, size_t text_len,
 		  const struct kmsg_args *args);
 
 #endif /* KMSG_JSON_H */

@@ -3,32 +3,77 @@
  * Rebuilding the text of a kmsg message
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "kmsg_text.h"
 
-int kmsg_msg_text(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
-		  const char *fmt, const struct kmsg_render_opts *opts,
-		  struct kmsg_args *args)
+/* "<component>.<number>: " */
+static int put_curated(struct kmsg_strbuf *out, const struct kmsg_msg *msg)
 {
-	size_t start = out->len, max;
-	int ret = 0, r;
-
-	if (msg->driver.len &&
-	    (kmsg_strbuf_putn(out, msg->driver.s, msg->driver.len) ||
-	     kmsg_strbuf_putc(out, ' ') ||
-	     kmsg_strbuf_putn(out, msg->device.s, msg->device.len) ||
-	     kmsg_strbuf_putn(out, ": ", 2)))
-		return -ENOMEM;
 	if (kmsg_strbuf_putn(out, msg->component.s, msg->component.len) ||
 	    kmsg_strbuf_putc(out, '.') ||
 	    kmsg_strbuf_putu(out, msg->number, 0, ' ') ||
 	    kmsg_strbuf_putn(out, ": ", 2))
 		return -ENOMEM;
+	return 0;
+}
+
+/* Drop KERN_SOH and level or flag characters at @from of @out */
+static void strip_level_headers(struct kmsg_strbuf *out, size_t from)
+{
+	size_t n = 0;
+
+	while (from + n + 1 < out->len && out->buf[from + n] == '\001' &&
+	       strchr("01234567c", out->buf[from + n + 1]) &&
+	       out->buf[from + n + 1])
+		n += 2;
+	if (!n)
+		return;
+	memmove(out->buf + from, out->buf + from + n, out->len - from - n + 1);
+	out->len -= n;
+}
+
+int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
+		     const char *id, const char *fmt,
+		     const struct kmsg_render_opts *opts,
+		     struct kmsg_args *args)
+{
+	size_t start = out->len, added = 0, max, text_start;
+	bool dev = msg->version < 2 ? msg->driver.len :
+		msg->flags & KMSG_EVENT_DEVICE;
+	int ret = 0, r;
+
+	if (dev &&
+	    (kmsg_strbuf_putn(out, msg->driver.s, msg->driver.len) ||
+	     kmsg_strbuf_putc(out, ' ') ||
+	     kmsg_strbuf_putn(out, msg->device.s, msg->device.len) ||
+	     kmsg_strbuf_putn(out, ": ", 2)))
+		return -ENOMEM;
+	/* version 2: dev_printk() of a NULL device, "(NULL device *): " */
+	if (!dev && msg->version >= 2 && msg->device.len &&
+	    (kmsg_strbuf_putn(out, msg->device.s, msg->device.len) ||
+	     kmsg_strbuf_putn(out, ": ", 2)))
+		return -ENOMEM;
+	if (fmt && id) {
+		/* a translation: after the id given */
+		if (kmsg_strbuf_puts(out, id) || kmsg_strbuf_putn(out, ": ", 2))
+			return -ENOMEM;
+	} else if (msg->version < 2 || (fmt && msg->component.len)) {
+		/* the prefix version 1's macros printed, not in its format */
+		if (put_curated(out, msg))
+			return -ENOMEM;
+	} else if (!fmt && id && !msg->component.len) {
+		/* version 2: only a kmsg_*() site printed an id */
+		if (kmsg_strbuf_puts(out, id) || kmsg_strbuf_putn(out, ": ", 2))
+			return -ENOMEM;
+		added = strlen(id) + 2;
+	}
 	ret = kmsg_args_decode(msg->fmt.s, msg->fmt.len, msg->args,
 			       msg->args_len, opts, args);
 	if (ret < 0)
 		return ret;
+	text_start = out->len;
 	if (fmt)
 		r = kmsg_render(out, fmt, strlen(fmt), args, opts);
 	else
@@ -37,10 +82,31 @@ int kmsg_msg_text(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 		return r;
 	ret += r;
 	/* printk()'s limit applies to the original text only */
-	max = msg->driver.len ? KMSG_TEXT_MAX : KMSG_TEXT_MAX_PLAIN;
+	max = (dev ? KMSG_TEXT_MAX : KMSG_TEXT_MAX_PLAIN) + added;
 	if (!fmt && out->len - start > max) {
 		out->len = start + max;
 		out->buf[out->len] = '\0';
 	}
+	/*
+	 * printk() parses a level header at the start of the text it
+	 * formatted, also one that came in an argument (ACPI prints its
+	 * messages as printk(KERN_CONT "%s", buf)), and does not log it
+	 */
+	if (msg->version >= 2 && !fmt && !dev)
+		strip_level_headers(out, text_start);
+	/*
+	 * printk() drops one newline at the end of the text; the format's
+	 * own is not recorded, but one from an argument (%s, %pV) is
+	 */
+	if (msg->version >= 2 && out->len > start &&
+	    out->buf[out->len - 1] == '\n')
+		out->buf[--out->len] = '\0';
 	return ret;
+}
+
+int kmsg_msg_text(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
+		  const char *fmt, const struct kmsg_render_opts *opts,
+		  struct kmsg_args *args)
+{
+	return kmsg_msg_text_id(out, msg, NULL, fmt, opts, args);
 }

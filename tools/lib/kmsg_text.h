@@ -12,21 +12,42 @@
 
 /*
  * printk() keeps PRINTKRB_RECORD_MAX - 1 = 1023 bytes of formatted text;
- * for a plain message the two bytes of its KERN_<LEVEL> header count too.
+ * for a plain message the two bytes of its KERN_<LEVEL> header count too
+ * (so they do for a dev_printk() of a NULL device, which printk()s the
+ * header as an argument).
  */
 #define KMSG_TEXT_MAX		1023
 #define KMSG_TEXT_MAX_PLAIN	1021
 
 /*
- * Append to @out the text of @msg: "<driver> <device>: " for a device
- * message, "<component>.<number>: ", then the format rendered with the
- * record's arguments (decoded into @args), cut where printk() cut it; or,
- * when @fmt is given, that format instead (a translation), rendered with
- * the same arguments. Returns 0, the number of markers in the text, or
- * -ENOMEM.
+ * Append to @out the text of @msg as the kernel logged it: "<driver>
+ * <device>: " for a device message (version 2: flagged
+ * KMSG_EVENT_DEVICE; "<device>: " when only the device is set, as for a
+ * NULL device), then the format rendered with the record's arguments
+ * (decoded into @args), cut where printk() cut it. A
+ * version 1 record's "<component>.<number>: " comes before the format (the
+ * kmsg_*() macros printed it); in version 2 it is part of the format.
+ *
+ * When @fmt is given, that format instead (a translation), rendered with
+ * the same arguments, after "<component>.<number>: " if the record has a
+ * curated id.
+ *
+ * Returns 0, the number of markers in the text, or -ENOMEM.
  */
 int kmsg_msg_text(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 		  const char *fmt, const struct kmsg_render_opts *opts,
 		  struct kmsg_args *args);
+
+/*
+ * As kmsg_msg_text(), with every message showing its identifier @id
+ * ("kmsgtest.2", "oom_kill.h923b9134") as "<id>: " where a kmsg_*()
+ * site prints its id, after the device: a version 2 message that did not
+ * print one gets @id there (not counted in printk()'s cut); a translation
+ * comes after "<id>: ". @id NULL: as kmsg_msg_text().
+ */
+int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
+		     const char *id, const char *fmt,
+		     const struct kmsg_render_opts *opts,
+		     struct kmsg_args *args);
 
 #endif /* KMSG_TEXT_H */

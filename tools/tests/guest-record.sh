@@ -21,8 +21,9 @@ if [ ! -s "$rec/kmsg.dat" ] || [ ! -s "$rec/kmsg.txt" ]; then
 	exit 0
 fi
 
-# /dev/kmsg: the text of each kmsgtest record (not dictionary lines);
-# kmsgtest.14 is the prefix form, a plain printk() without an event
+# /dev/kmsg: the text of each kmsgtest record with a curated id (not
+# dictionary lines); kmsgtest.14 is the prefix form, a plain printk()
+# that the text output shows with its automatic id in front
 grep -v '^ ' "$rec/kmsg.txt" | sed -n 's/^[0-9]*,[0-9]*,[0-9]*,[^;]*;//p' |
 	grep -E '(^|: )kmsgtest\.[0-9]+: ' | grep -v 'kmsgtest\.14: ' > "$tmp/want"
 
@@ -30,7 +31,8 @@ grep -v '^ ' "$rec/kmsg.txt" | sed -n 's/^[0-9]*,[0-9]*,[0-9]*,[^;]*;//p' |
 "$tools/kmsg" report --color=never --kallsyms "$rec/kallsyms" "$rec/kmsg.dat" \
 	> "$tmp/kmsg.out" 2> "$tmp/kmsg.err"
 echo $? > "$tmp/kmsg.rc"
-sed 's/^\[[ 0-9.]*\] [a-z]* *//' "$tmp/kmsg.out" > "$tmp/kmsg"
+sed 's/^\[[ 0-9.]*\] [a-z]* *//' "$tmp/kmsg.out" |
+	grep -E '^(platform kmsgtest: )?kmsgtest\.[0-9]+: ' > "$tmp/kmsg"
 
 # kmsg report --json: the "text" fields
 "$tools/kmsg" report --json --kallsyms "$rec/kallsyms" "$rec/kmsg.dat" \
@@ -38,10 +40,10 @@ sed 's/^\[[ 0-9.]*\] [a-z]* *//' "$tmp/kmsg.out" > "$tmp/kmsg"
 
 # trace-cmd report with the plugin: "... kmsg: comp.N <L> text"
 TRACEEVENT_PLUGIN_DIR=$tools trace-cmd report "$rec/kmsg.dat" 2>/dev/null |
-	grep ' kmsg: ' | sed 's/.* kmsg: *[^ ]* <[0-7]> //' > "$tmp/plugin"
+	grep -E ' kmsg: +kmsgtest\.[0-9]+ <' | sed 's/.* kmsg: *[^ ]* <[0-7]> //' > "$tmp/plugin"
 
 n=$(wc -l < "$tmp/want")
-echo "1..$((3 * n + 5))"
+echo "1..$((3 * n + 6))"
 t=0
 check() {	# check NAME FILE LINE [WANT]
 	local got want
@@ -67,16 +69,58 @@ for i in $(seq 1 "$n"); do
 	check "kmsg report" kmsg "$i"
 done
 t=$((t + 1))
-if [ "$(wc -l < "$tmp/json.out")" = "$n" ] &&
-   python3 -c 'import json,sys
+if python3 -c 'import json,sys
 for l in open(sys.argv[1]): json.loads(l)' "$tmp/json.out" 2>/dev/null; then
-	echo "ok $t kmsg report --json: $n valid JSON objects"
+	echo "ok $t kmsg report --json: valid JSON objects"
 else
-	echo "not ok $t kmsg report --json: not $n valid JSON lines"
+	echo "not ok $t kmsg report --json: not valid JSON lines"
 fi
-python3 -c 'import json,sys
-for l in open(sys.argv[1]): print(json.loads(l)["text"])' "$tmp/json.out" \
-	> "$tmp/json" 2>/dev/null
+python3 -c 'import json,sys,re
+for l in open(sys.argv[1]):
+	d = json.loads(l)
+	if re.match(r"(platform kmsgtest: )?kmsgtest\.[0-9]+: ", d["text"]) and \
+	   d.get("component") == "kmsgtest" and "number" in d:
+		print(d["text"])' "$tmp/json.out" > "$tmp/json" 2>/dev/null
+
+# Every /dev/kmsg record of the recording, from its first event on, is
+# the join of the JSON texts with its seq: kmsgtest's messages and the
+# plain messages of kmsg_paths, decoded after the module was unloaded
+t=$((t + 1))
+if python3 - "$rec/kmsg.txt" "$tmp/json.out" > "$tmp/join" 2>&1 <<'PY'
+import json, re, sys
+recs = []
+for line in open(sys.argv[1], encoding="utf-8", errors="surrogateescape"):
+	m = re.match(r"^[0-9]+,([0-9]+),[0-9]+,[^;]*;(.*)$", line.rstrip("\n"))
+	if m:
+		text = re.sub(r"\\x([0-9a-f]{2})",
+			      lambda h: chr(int(h.group(1), 16)), m.group(2))
+		text = text.encode("latin-1", "surrogateescape").decode("utf-8", "replace")
+		recs.append((int(m.group(1)), text))
+joined = {}
+for l in open(sys.argv[2]):
+	d = json.loads(l)
+	if "seq" in d:
+		joined[d["seq"]] = joined.get(d["seq"], "") + d["text"]
+first = min(joined)
+bad = checked = 0
+paths = False
+for seq, text in recs:
+	if seq < first or "kmsg-record:" in text:
+		continue
+	checked += 1
+	paths |= text.startswith("kmsg_paths: kmsg_paths done")
+	if joined.get(seq) != text:
+		bad += 1
+		print("seq %d: /dev/kmsg %r, events %r" % (seq, text, joined.get(seq)))
+print("%d records, %d not rebuilt, kmsg_paths %s" % (checked, bad, paths))
+sys.exit(bad != 0 or checked < 30 or not paths)
+PY
+then
+	echo "ok $t kmsg report --json: every record rebuilt, joined on seq ($(tail -n1 "$tmp/join"))"
+else
+	sed 's/^/# /' "$tmp/join" | tail -n 20
+	echo "not ok $t kmsg report --json: every record rebuilt, joined on seq"
+fi
 for i in $(seq 1 "$n"); do
 	check "kmsg report --json" json "$i"
 done

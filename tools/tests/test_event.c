@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of kmsg:kmsg record decoding: the kernel's event format
- * (data/kmsg.format, as a 6.12 kernel with the series prints it) parses
+ * Host tests of kmsg:kmsg record decoding: the kernel's event formats
+ * (data/kmsg.format, version 1, as a 6.12 kernel with the series prints
+ * it; data/kmsg-v2.format, version 2, every printk() message) parse
  * without warnings, good records decode and render, and corrupt ones give
  * an error, never a crash or an out-of-bounds read (run under ASan).
  */
@@ -15,6 +16,7 @@
 
 #include "bin_encode.h"
 #include "kmsg_event.h"
+#include "kmsg_id.h"
 #include "kmsg_render.h"
 #include "kmsg_strbuf.h"
 #include "kmsg_text.h"
@@ -80,7 +82,24 @@ struct rec_spec {
 	const void *args;
 	size_t args_len;
 	const char *component, *fmt, *driver, *device;
+	/* version 2 */
+	const char *modname;
+	unsigned long long seq;
+	unsigned int flags;
 };
+
+/* Where an event format puts the fields */
+struct layout {
+	int version, level, flags, number, seq;	/* seq: 0 if none */
+	int args;		/* __data_loc of args, then of the strings */
+	int nstr;		/* string fields */
+	int data;		/* where the dynamic data starts */
+};
+
+/* data/kmsg.format: component, fmt, driver, device */
+static const struct layout layout_v1 = { 16, 17, 18, 20, 0, 24, 4, 44 };
+/* data/kmsg-v2.format: component, modname, fmt, driver, device */
+static const struct layout layout_v2 = { 28, 29, 30, 24, 16, 32, 5, 56 };
 
 static void put_loc(unsigned char *d, int at, size_t off, size_t len)
 {
@@ -89,33 +108,46 @@ static void put_loc(unsigned char *d, int at, size_t off, size_t len)
 	memcpy(d + at, &loc, 4);
 }
 
-/* A record laid out as the kernel's event format says */
-static size_t build(unsigned char *d, int id, const struct rec_spec *s)
+/* A record laid out as the kernel's event format @l says */
+static size_t build_as(unsigned char *d, int id, const struct layout *l,
+		       const struct rec_spec *s)
 {
-	const char *strs[4] = { s->component, s->fmt, s->driver, s->device };
-	uint64_t ip = 0xffffffffc0001230ULL;
+	const char *v1[4] = { s->component, s->fmt, s->driver, s->device };
+	const char *v2[5] = { s->component, s->modname ? s->modname : "",
+			      s->fmt, s->driver, s->device };
+	const char **strs = l->nstr == 5 ? v2 : v1;
+	uint64_t ip = 0xffffffffc0001230ULL, seq = s->seq;
 	uint32_t number = s->number;
 	uint16_t type = id;
 	int32_t pid = 77;
-	size_t off = 44, i, n;
+	size_t off = l->data, n;
+	int i;
 
 	memset(d, 0, 4096);
 	memcpy(d, &type, 2);
 	memcpy(d + 4, &pid, 4);
 	memcpy(d + 8, &ip, 8);
-	d[16] = s->version;
-	d[17] = s->level;
-	memcpy(d + 20, &number, 4);
-	put_loc(d, 24, off, s->args_len);
+	if (l->seq)
+		memcpy(d + l->seq, &seq, 8);
+	d[l->version] = s->version;
+	d[l->level] = s->level;
+	d[l->flags] = s->flags;
+	memcpy(d + l->number, &number, 4);
+	put_loc(d, l->args, off, s->args_len);
 	memcpy(d + off, s->args, s->args_len);
 	off += s->args_len;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < l->nstr; i++) {
 		n = strlen(strs[i]) + 1;
-		put_loc(d, 28 + 4 * i, off, n);
+		put_loc(d, l->args + 4 + 4 * i, off, n);
 		memcpy(d + off, strs[i], n);
 		off += n;
 	}
 	return off;
+}
+
+static size_t build(unsigned char *d, int id, const struct rec_spec *s)
+{
+	return build_as(d, id, &layout_v1, s);
 }
 
 static int decode(struct kmsg_event *ev, unsigned char *d, size_t size,
@@ -130,22 +162,32 @@ static int decode(struct kmsg_event *ev, unsigned char *d, size_t size,
 	return kmsg_event_decode(ev, &rec, m, err, 256);
 }
 
-static void text_of(const struct kmsg_msg *m, char *out, size_t size)
+/* The text with @id shown (kmsg_msg_text_id()), and translated to @fmt */
+static void text_id_of(const struct kmsg_msg *m, const char *id,
+		       const char *fmt, char *out, size_t size)
 {
 	struct kmsg_render_opts opts = { .long_size = 8, .symbolic_errname = true };
 	struct kmsg_strbuf text = { 0 };
 	struct kmsg_args args;
 
-	kmsg_msg_text(&text, m, NULL, &opts, &args);
-	snprintf(out, size, "%s", text.buf ? text.buf : "");
+	if (kmsg_msg_text_id(&text, m, id, fmt, &opts, &args) < 0)
+		snprintf(out, size, "(error)");
+	else
+		snprintf(out, size, "%s", text.buf ? text.buf : "");
 	kmsg_strbuf_free(&text);
+}
+
+static void text_of(const struct kmsg_msg *m, char *out, size_t size)
+{
+	text_id_of(m, NULL, NULL, out, size);
 }
 
 static void test_good(struct kmsg_event *ev, int id)
 {
 	unsigned char d[4096], args[64];
 	struct rec_spec s = { 1, 3, 2, args, 0, "kmsgtest",
-			      "device %x not online", "", "" };
+			      "device %x not online", "", "", NULL, 0, 0 };
+	struct kmsg_ids ids;
 	struct kmsg_msg m;
 	char err[256] = "", text[256];
 
@@ -158,6 +200,9 @@ static void test_good(struct kmsg_event *ev, int id)
 	ok(m.level == 3 && m.number == 2 && m.cpu == 1 && m.pid == 77 &&
 	   m.ts == 1234567890123ULL, "fields: level, number, cpu, pid, ts");
 
+	ok(m.seq == KMSG_SEQ_UNKNOWN && !m.modname.len,
+	   "version 1 record: seq unknown, no modname");
+
 	s.driver = "platform";
 	s.device = "kmsgtest";
 	s.number = 20;
@@ -165,12 +210,26 @@ static void test_good(struct kmsg_event *ev, int id)
 	text_of(&m, text, sizeof(text));
 	ok(!strcmp(text, "platform kmsgtest: kmsgtest.20: device 4711 not online"),
 	   "device record renders with its prefix: %s", text);
+
+	/* the id as every message shows it: the one already there */
+	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+	   !strcmp(kmsg_ids_id(&ids), "kmsgtest.20") && !kmsg_ids_auto(&ids) &&
+	   !strcmp(kmsg_ids_label(&ids), "kmsgtest.20"),
+	   "version 1: curated id kmsgtest.20, no automatic id");
+	text_id_of(&m, kmsg_ids_label(&ids), NULL, text, sizeof(text));
+	ok(!strcmp(text, "platform kmsgtest: kmsgtest.20: device 4711 not online"),
+	   "version 1 with its id shown: the id once: %s", text);
+	text_id_of(&m, kmsg_ids_label(&ids), "Gerät %x ist nicht online", text,
+		   sizeof(text));
+	ok(!strcmp(text, "platform kmsgtest: kmsgtest.20: Gerät 4711 ist nicht online"),
+	   "version 1 translated: %s", text);
 }
 
 static void test_bad(struct kmsg_event *ev, int id)
 {
 	unsigned char d[4096], args[64];
-	struct rec_spec s = { 1, 3, 2, args, 0, "kmsgtest", "n %d", "", "" };
+	struct rec_spec s = { 1, 3, 2, args, 0, "kmsgtest", "n %d", "", "",
+			      NULL, 0, 0 };
 	struct kmsg_msg m;
 	char err[256];
 	size_t size;
@@ -179,11 +238,21 @@ static void test_bad(struct kmsg_event *ev, int id)
 	s.args_len = bin_encode(args, sizeof(args), "n %d", 5);
 	size = build(d, id, &s);
 
-	s.version = 2;
+	s.version = 3;
 	build(d, id, &s);
 	err[0] = '\0';
 	ok(decode(ev, d, size, &m, err) == -1 && strstr(err, "unknown version"),
 	   "unknown event version refused: %s", err);
+	s.version = 0;
+	build(d, id, &s);
+	err[0] = '\0';
+	ok(decode(ev, d, size, &m, err) == -1 && strstr(err, "unknown version"),
+	   "event version 0 refused: %s", err);
+	s.version = 2;
+	build(d, id, &s);
+	err[0] = '\0';
+	ok(decode(ev, d, size, &m, err) == -1 && strstr(err, "no seq field"),
+	   "version 2 record of a version 1 format refused: %s", err);
 	s.version = 1;
 
 	size = build(d, id, &s);
@@ -219,13 +288,18 @@ static void test_bad(struct kmsg_event *ev, int id)
 	}
 }
 
-/* Random corruption of a good record: decode and render, never crash */
-static void test_fuzz(struct kmsg_event *ev, int id)
+/*
+ * Random corruption of a good record: decode, identify and render, never
+ * crash
+ */
+static void test_fuzz(struct kmsg_event *ev, int id, const struct layout *l)
 {
 	unsigned char d[4096], args[256], *copy;
-	struct rec_spec s = { 1, 6, 9, args, 0, "kmsgtest",
+	struct rec_spec s = { l->nstr == 5 ? 2 : 1, 6, 9, args, 0, "kmsgtest",
 			      "pointers %p %px %ps %pS %s %*d %.*s %lld %hhd",
-			      "platform", "kmsgtest" };
+			      "platform", "kmsgtest", "kmsgtest", 12345,
+			      l->nstr == 5 ? KMSG_EVENT_DEVICE : 0 };
+	struct kmsg_ids ids;
 	struct kmsg_msg m;
 	char err[256], text[2048];
 	size_t size;
@@ -234,7 +308,7 @@ static void test_fuzz(struct kmsg_event *ev, int id)
 	s.args_len = bin_encode(args, sizeof(args), s.fmt, (void *)1,
 				(void *)2, (void *)3, (void *)4, "str", 5, 6,
 				3, "abcdef", -7LL, 8);
-	size = build(d, id, &s);
+	size = build_as(d, id, l, &s);
 	srand(1);
 	for (i = 0; i < 20000; i++) {
 		size_t n = 1 + rand() % size;
@@ -247,36 +321,301 @@ static void test_fuzz(struct kmsg_event *ev, int id)
 			copy[n > 8 ? 8 + rand() % (n - 8) : rand() % n] = rand();
 		if (decode(ev, copy, n, &m, err) == 0) {
 			text_of(&m, text, sizeof(text));
+			if (!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)))
+				text_id_of(&m, kmsg_ids_label(&ids), NULL, text,
+					   sizeof(text));
 			decoded++;
 		}
 		free(copy);
 	}
-	ok(1, "20000 corrupted or cut records: no crash (%d decoded)", decoded);
+	ok(decoded > 0, "version %d: 20000 corrupted or cut records: no crash (%d decoded)",
+	   s.version, decoded);
+}
+
+/* Version 2: every printk() message, its automatic id, seq and modname */
+static void test_v2(struct kmsg_event *ev, int id)
+{
+	static const char oom[] = "Out of memory and no killable processes...";
+	unsigned char d[4096], args[64];
+	struct rec_spec s = { 2, 4, 0, args, 0, "", oom, "", "", "oom_kill", 42, 0 };
+	struct kmsg_ids ids;
+	struct kmsg_msg m;
+	char err[256] = "", text[2048];
+	size_t size;
+	uint32_t loc;
+
+	ok(ev->seq && ev->modname, "version 2 format: seq and modname found");
+
+	/* a plain printk(): no prefix, an automatic id */
+	ok(decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err) == 0,
+	   "plain message decodes %s", err);
+	ok(m.version == 2 && m.seq == 42 && m.level == 4 && !m.number &&
+	   m.modname.len == 8 && !memcmp(m.modname.s, "oom_kill", 8) &&
+	   m.fmt.len == strlen(oom), "fields: version, seq, level, modname, fmt");
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, oom), "plain message: its text, no prefix: %s", text);
+	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+	   !ids.curated[0] && kmsg_ids_auto(&ids) &&
+	   !strcmp(kmsg_ids_auto(&ids), "oom_kill.h923b9134") &&
+	   kmsg_ids_id(&ids) == kmsg_ids_auto(&ids),
+	   "plain message: id is the automatic id %s", ids.automatic);
+	text_id_of(&m, kmsg_ids_label(&ids), NULL, text, sizeof(text));
+	ok(!strcmp(text, "oom_kill.h923b9134: Out of memory and no killable processes..."),
+	   "plain message with its id shown: %s", text);
+	text_id_of(&m, kmsg_ids_label(&ids), "Kein Speicher (%d)", text,
+		   sizeof(text));
+	ok(!strcmp(text, "oom_kill.h923b9134: Kein Speicher (<?missing?>)"),
+	   "plain message translated, after its id: %s", text);
+
+	/* printk() drops a newline that ends the text, from an argument too */
+	{
+		static const char inner[8] = "inner\n";
+		static const char acpi[12] = "\0016ACPI: x";
+		struct rec_spec w = { 2, 4, 0, inner, sizeof(inner), "",
+				      "wrapped: %s", "", "", "mod", 7, 0 };
+
+		decode(ev, d, build_as(d, id, &layout_v2, &w), &m, err);
+		text_of(&m, text, sizeof(text));
+		ok(!strcmp(text, "wrapped: inner"),
+		   "a newline at the end of an argument is dropped: %s", text);
+
+		/* ACPI: printk(KERN_CONT "%s", "\0016ACPI: ...") */
+		w.fmt = "%s";
+		w.args = acpi;
+		w.args_len = sizeof(acpi);
+		decode(ev, d, build_as(d, id, &layout_v2, &w), &m, err);
+		text_of(&m, text, sizeof(text));
+		ok(!strcmp(text, "ACPI: x"),
+		   "a level header at the start of the text is dropped: %s", text);
+	}
+
+	/* no modname: vmlinux */
+	s.modname = "";
+	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+	   !strcmp(ids.automatic, "vmlinux.h923b9134"),
+	   "no modname: %s", ids.automatic);
+
+	/* unknown seq */
+	s.seq = KMSG_SEQ_UNKNOWN;
+	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+	ok(m.seq == KMSG_SEQ_UNKNOWN, "seq U64_MAX: unknown");
+
+	/* arguments cut: the format is whole */
+	s.modname = "oom_kill";
+	s.flags = KMSG_EVENT_TRUNCATED;
+	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+	   kmsg_ids_auto(&ids) && !strcmp(kmsg_ids_id(&ids), "oom_kill.h923b9134"),
+	   "truncated, short format: automatic id %s", ids.automatic);
+
+	/* the format cut to the kernel's limit: no automatic id, none guessed */
+	{
+		static char cut[KMSG_EVENT_FMT_MAX + 1];
+
+		memset(cut, 'f', KMSG_EVENT_FMT_MAX);
+		s.fmt = cut;
+		decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+		ok(m.fmt.len == KMSG_EVENT_FMT_MAX &&
+		   !kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+		   !kmsg_ids_auto(&ids) && !kmsg_ids_id(&ids) &&
+		   !strcmp(kmsg_ids_label(&ids), "oom_kill.h????????"),
+		   "truncated, format of %d bytes: no automatic id, shown as %s",
+		   KMSG_EVENT_FMT_MAX, kmsg_ids_label(&ids));
+		s.flags = 0;
+		decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+		ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+		   kmsg_ids_auto(&ids),
+		   "not truncated, format of %d bytes: automatic id %s",
+		   KMSG_EVENT_FMT_MAX, ids.automatic);
+		s.fmt = oom;
+	}
+
+	/* a kmsg_*() site: its "component.number: " is in the format */
+	s.component = "kmsgtest";
+	s.modname = "kmsgtest";
+	s.number = 2;
+	s.level = 3;
+	s.fmt = "kmsgtest.2: device %x not online";
+	s.args_len = bin_encode(args, sizeof(args), "device %x not online",
+				0x4711);
+	ok(decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err) == 0,
+	   "curated message decodes %s", err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "kmsgtest.2: device 4711 not online"),
+	   "curated message: the prefix once: %s", text);
+	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+	   !strcmp(kmsg_ids_id(&ids), "kmsgtest.2") && ids.number == 2 &&
+	   kmsg_ids_auto(&ids) && !strcmp(kmsg_ids_auto(&ids), "kmsgtest.hb6122c20"),
+	   "curated message: id kmsgtest.2, automatic id %s", ids.automatic);
+	text_id_of(&m, kmsg_ids_label(&ids), NULL, text, sizeof(text));
+	ok(!strcmp(text, "kmsgtest.2: device 4711 not online"),
+	   "curated message with its id shown: the id once: %s", text);
+	text_id_of(&m, NULL, "デバイス %x はオンラインではありません", text,
+		   sizeof(text));
+	ok(!strcmp(text, "kmsgtest.2: デバイス 4711 はオンラインではありません"),
+	   "curated message translated: %s", text);
+
+	/* device messages */
+	s.driver = "platform";
+	s.device = "kmsgtest";
+	s.flags = KMSG_EVENT_DEVICE;
+	s.number = 20;
+	s.fmt = "kmsgtest.20: device %x not online";
+	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "platform kmsgtest: kmsgtest.20: device 4711 not online"),
+	   "curated device message: %s", text);
+	s.component = "";
+	s.number = 0;
+	s.fmt = "device %x not online";
+	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "platform kmsgtest: device 4711 not online"),
+	   "device message: %s", text);
+	kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err));
+	text_id_of(&m, kmsg_ids_label(&ids), NULL, text, sizeof(text));
+	ok(!strcmp(text, "platform kmsgtest: kmsgtest.hf2c08070: device 4711 not online"),
+	   "device message with its id shown: %s", text);
+	s.driver = "";
+	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, " kmsgtest: device 4711 not online"),
+	   "device message, no driver: \"%s\"", text);
+	s.flags = 0;
+	s.device = "(NULL device *)";
+	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "(NULL device *): device 4711 not online"),
+	   "dev_printk() of a NULL device: %s", text);
+	kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err));
+	text_id_of(&m, kmsg_ids_label(&ids), NULL, text, sizeof(text));
+	ok(!strcmp(text, "(NULL device *): kmsgtest.hf2c08070: device 4711 not online"),
+	   "NULL device with its id shown: %s", text);
+	s.driver = "platform";
+	s.device = "kmsgtest";
+	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "kmsgtest: device 4711 not online"),
+	   "driver and device without KMSG_EVENT_DEVICE: \"<device>: \": %s",
+	   text);
+
+	/* printk()'s cut: of the kernel's text, not of the id shown */
+	{
+		static char big[1501];
+
+		memset(big, 'y', 1500);
+		s.driver = s.device = "";
+		s.fmt = "%s";
+		/* vbin_printf() stores a %s string in place, with its NUL */
+		s.args = big;
+		s.args_len = 1500;
+		memcpy(big, "long ", 5);
+		big[1499] = '\0';
+		decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+		text_of(&m, text, sizeof(text));
+		ok(strlen(text) == KMSG_TEXT_MAX_PLAIN && !strncmp(text, "long ", 5),
+		   "long message cut at %d bytes: %zu", KMSG_TEXT_MAX_PLAIN,
+		   strlen(text));
+		kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err));
+		text_id_of(&m, kmsg_ids_label(&ids), NULL, text, sizeof(text));
+		ok(strlen(text) == KMSG_TEXT_MAX_PLAIN + strlen(ids.automatic) + 2 &&
+		   !strncmp(text, ids.automatic, strlen(ids.automatic)),
+		   "with its id shown: the id and %d bytes: %zu",
+		   KMSG_TEXT_MAX_PLAIN, strlen(text));
+		s.driver = "platform";
+		s.device = "kmsgtest";
+		s.flags = KMSG_EVENT_DEVICE;
+		decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
+		text_of(&m, text, sizeof(text));
+		ok(strlen(text) == KMSG_TEXT_MAX &&
+		   !strncmp(text, "platform kmsgtest: long ", 24),
+		   "long device message cut at %d bytes: %zu", KMSG_TEXT_MAX,
+		   strlen(text));
+		s.driver = s.device = "";
+		s.flags = 0;
+		s.args = args;
+	}
+
+	/* corrupt version 2 records */
+	s.fmt = "n %d";
+	s.modname = "kmsgtest";
+	s.args_len = bin_encode(args, sizeof(args), "n %d", 5);
+	size = build_as(d, id, &layout_v2, &s);
+	d[56 + s.args_len + 1 + 8] = 'X';	/* modname's NUL */
+	err[0] = '\0';
+	ok(decode(ev, d, size, &m, err) == -1 && strstr(err, "modname"),
+	   "unterminated modname: %s", err);
+	size = build_as(d, id, &layout_v2, &s);
+	loc = 8u << 16 | 0xfff0;
+	memcpy(d + 40, &loc, 4);
+	err[0] = '\0';
+	ok(decode(ev, d, size, &m, err) == -1 && strstr(err, "modname"),
+	   "modname __data_loc past the end: %s", err);
+	size = build_as(d, id, &layout_v2, &s);
+	ok(decode(ev, d, 20, &m, err) == -1,
+	   "record of 20 bytes, cut inside seq: %s", err);
+	s.version = 3;
+	size = build_as(d, id, &layout_v2, &s);
+	err[0] = '\0';
+	ok(decode(ev, d, size, &m, err) == -1 && strstr(err, "unknown version"),
+	   "version 3 refused: %s", err);
+	s.version = 2;
+
+	/* a modname too long for an id: an error, not a cut id */
+	{
+		static char longname[200];
+
+		memset(longname, 'm', sizeof(longname) - 1);
+		s.modname = longname;
+		size = build_as(d, id, &layout_v2, &s);
+		err[0] = '\0';
+		ok(decode(ev, d, size, &m, err) == 0 &&
+		   kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) == -1 &&
+		   strstr(err, "too long"), "modname of 199 bytes: %s", err);
+	}
+}
+
+/* Parse the format at @path and find kmsg:kmsg: NULL if that failed */
+static struct tep_handle *setup(const char *path, struct kmsg_event *ev)
+{
+	struct tep_handle *tep;
+	char warn[4096], err[256] = "";
+
+	tep = load_format(path, warn, sizeof(warn));
+	if (!ok(tep != NULL, "tep_parse_event() parses %s", path))
+		return NULL;
+	ok(!warn[0], "libtraceevent: no warnings parsing the format%s%s",
+	   warn[0] ? ": " : "", warn);
+	if (!ok(!kmsg_event_init(ev, tep, err, sizeof(err)),
+		"kmsg_event_init: %s", err[0] ? err : "fields found")) {
+		tep_free(tep);
+		return NULL;
+	}
+	return tep;
 }
 
 int main(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : "data/kmsg.format";
+	const char *v1 = argc > 1 ? argv[1] : "data/kmsg.format";
+	const char *v2 = argc > 2 ? argv[2] : "data/kmsg-v2.format";
 	struct tep_handle *tep;
 	struct kmsg_event ev;
-	char warn[4096], err[256];
-	int id;
 
 	printf("TAP version 13\n");
-	tep = load_format(path, warn, sizeof(warn));
-	if (!ok(tep != NULL, "tep_parse_event() parses %s", path))
-		return tap_done();
-	ok(!warn[0], "libtraceevent: no warnings parsing the format%s%s",
-	   warn[0] ? ": " : "", warn);
-	if (!ok(!kmsg_event_init(&ev, tep, err, sizeof(err)),
-		"kmsg_event_init: %s", err[0] ? err : "fields found")) {
+	tep = setup(v1, &ev);
+	if (tep) {
+		ok(!ev.seq && !ev.modname, "version 1 format: no seq, no modname");
+		test_good(&ev, ev.event->id);
+		test_bad(&ev, ev.event->id);
+		test_fuzz(&ev, ev.event->id, &layout_v1);
 		tep_free(tep);
-		return tap_done();
 	}
-	id = ev.event->id;
-	test_good(&ev, id);
-	test_bad(&ev, id);
-	test_fuzz(&ev, id);
-	tep_free(tep);
+	tep = setup(v2, &ev);
+	if (tep) {
+		test_v2(&ev, ev.event->id);
+		test_fuzz(&ev, ev.event->id, &layout_v2);
+		tep_free(tep);
+	}
 	return tap_done();
 }
