@@ -5,12 +5,16 @@
  *
  *   kmsg-doc check   [--srctree DIR] [--catalog DIR] [--template=source|catalog] OBJECT...
  *   kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...
+ *   kmsg-doc auto-id MODNAME FORMAT
  *
  * OBJECT is vmlinux, a module or object file, or a directory searched for
  * *.ko.  The documentation comes from the source files the index names
  * (in-source form, relative to --srctree) and from the *.kmsg catalogs in
  * --catalog; docs-db/FORMAT.md and docs-db/SCHEMA.md describe both and the
- * database.
+ * database.  auto-id prints the automatic id of a message printed without
+ * an identifier of its own: MODNAME is the KBUILD_MODNAME of the file, FORMAT
+ * the format as a catalog's format field has it, taken as it is (no
+ * escapes; in the shell $'...' writes a tab as \t).
  *
  * Build (from tools/):
  *
@@ -68,15 +72,25 @@ struct ident {
 	bool missing;		/* "Missing description" reported */
 };
 
+/* An automatic id documented by a catalog entry */
+struct alias_ref {
+	const struct kmsg_alias *alias;
+	const struct kmsg_doc *doc;
+	size_t seq;		/* catalog order */
+};
+
 struct ctx {
 	struct options opt;
 	struct kmsg_msgs msgs;
+	struct kmsg_msgs sites;		/* plain sites, automatic ids only */
 	const struct kmsg_msg **sorted;	/* sorted, exact duplicates removed */
 	size_t nsorted;
 	struct kmsg_docs srcdocs, catdocs;
 	struct kmsg_diags diags;
 	struct ident *ids;
 	size_t nids;
+	struct alias_ref *aliases;	/* of the catalog entries, by auto id */
+	size_t naliases;
 	char *build_id;
 	bool failed;		/* errors outside the diagnostics */
 };
@@ -84,7 +98,8 @@ struct ctx {
 static void usage(FILE *f)
 {
 	fputs("usage: kmsg-doc check [--srctree DIR] [--catalog DIR] [--template=source|catalog] OBJECT...\n"
-	      "       kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...\n",
+	      "       kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...\n"
+	      "       kmsg-doc auto-id MODNAME FORMAT\n",
 	      f);
 }
 
@@ -158,8 +173,8 @@ static void load_objects(struct ctx *c, char **objects, int nobjects)
 	for (i = 0; i < nfiles; i++) {
 		char *bid = NULL;
 
-		if (kmsg_index_read(files[i], &c->msgs, c->build_id ? NULL : &bid,
-				    &err)) {
+		if (kmsg_index_read_sites(files[i], &c->sites,
+					  c->build_id ? NULL : &bid, &err)) {
 			error_msg(c, err);
 			free(err);
 		} else if (bid) {
@@ -168,6 +183,57 @@ static void load_objects(struct ctx *c, char **objects, int nobjects)
 		free(files[i]);
 	}
 	free(files);
+	/* the messages with a curated identifier; the others stay sites */
+	for (i = 0; i < c->sites.n; i++) {
+		if (!c->sites.v[i].id)
+			continue;
+		KMSG_GROW(c->msgs.v, c->msgs.cap, c->msgs.n);
+		c->msgs.v[c->msgs.n++] = c->sites.v[i];
+		memset(&c->sites.v[i], 0, sizeof(c->sites.v[i]));
+	}
+}
+
+static char *xstrdup_opt(const char *s)
+{
+	return s ? kmsg_xstrdup(s) : NULL;
+}
+
+/*
+ * A site whose automatic id a catalog entry lists is that entry's message:
+ * it gets the curated identifier, so that the checker compares format and
+ * level with it and the database knows where it is printed.
+ */
+static void adopt_alias_sites(struct ctx *c)
+{
+	size_t i, k, j;
+
+	for (i = 0; i < c->catdocs.n; i++) {
+		const struct kmsg_doc *d = c->catdocs.v[i];
+
+		for (k = 0; k < d->naliases; k++) {
+			for (j = 0; j < c->sites.n; j++) {
+				const struct kmsg_msg *s = &c->sites.v[j];
+				struct kmsg_msg *m;
+
+				if (!s->auto_id ||
+				    strcmp(s->auto_id, d->aliases[k].auto_id))
+					continue;
+				KMSG_GROW(c->msgs.v, c->msgs.cap, c->msgs.n);
+				m = &c->msgs.v[c->msgs.n++];
+				*m = *s;
+				m->id = kmsg_xstrdup(d->id);
+				m->component = kmsg_xstrdup(d->component);
+				m->number = d->number;
+				m->auto_id = xstrdup_opt(s->auto_id);
+				m->modname = xstrdup_opt(s->modname);
+				m->format = kmsg_xstrdup(s->format);
+				m->file = kmsg_xstrdup(s->file);
+				m->func = kmsg_xstrdup(s->func);
+				m->object = kmsg_xstrdup(s->object);
+				m->path = kmsg_xstrdup(s->path);
+			}
+		}
+	}
 }
 
 /* messages by object, file, line, then everything else */
@@ -463,12 +529,27 @@ static void check_params(struct ctx *c, const struct kmsg_doc *doc,
 			      doc->id, count != m ? count : span, m);
 }
 
+/* code is the end of fmt, after a (possibly empty) prefix */
+static bool format_tail(const char *fmt, const char *code)
+{
+	size_t n = strlen(fmt), k = strlen(code);
+
+	return k && k <= n && !strcmp(fmt + n - k, code);
+}
+
 static void check_format(struct ctx *c, const struct kmsg_doc *doc,
 			 const char *code)
 {
 	char *a, *b;
 
 	if (!doc->format || !strcmp(doc->format, code))
+		return;
+	/*
+	 * A catalog entry with a modname documents the format as printk()
+	 * gets it, pr_fmt() prefix included.  A kmsg_*() call of the same
+	 * message prints its identifier instead of that prefix.
+	 */
+	if (doc->modname && format_tail(doc->format, code))
 		return;
 	a = escaped(doc->format);
 	b = escaped(code);
@@ -518,7 +599,11 @@ static void check_ident(struct ctx *c, struct ident *id)
 		if (src)
 			kmsg_diag_add(&c->diags, src->file, src->line, true,
 				      "Description without message for: %s", src->id);
-		if (cat)
+		/*
+		 * An entry with a modname documents messages by their
+		 * automatic ids; no call site prints its identifier.
+		 */
+		if (cat && !cat->modname)
 			kmsg_diag_add(&c->diags, cat->file, cat->line, true,
 				      "Description without message for: %s", cat->id);
 		if (src)
@@ -528,6 +613,9 @@ static void check_ident(struct ctx *c, struct ident *id)
 		if (cat)
 			check_translations(c, cat, cat->format ? cat->format :
 					   src ? src->format : NULL);
+		if (!src && cat && cat->modname && !cat->user_response[0])
+			kmsg_diag_add(&c->diags, cat->file, cat->line, false,
+				      "%s: no user response documented", id->id);
 		return;
 	}
 
@@ -579,6 +667,53 @@ static void check_ident(struct ctx *c, struct ident *id)
 		check_translations(c, cat, cat->format ? cat->format : code);
 }
 
+static int alias_ref_cmp(const void *a, const void *b)
+{
+	const struct alias_ref *x = a, *y = b;
+	int r = strcmp(x->alias->auto_id, y->alias->auto_id);
+
+	if (r)
+		return r;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* An automatic id is documented by one identifier only */
+static void check_aliases(struct ctx *c)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i].cat)
+			n += c->ids[i].cat->naliases;
+	c->aliases = kmsg_xcalloc(n + 1, sizeof(*c->aliases));
+	for (i = 0; i < c->nids; i++) {
+		const struct kmsg_doc *cat = c->ids[i].cat;
+
+		for (k = 0; cat && k < cat->naliases; k++) {
+			c->aliases[c->naliases].alias = &cat->aliases[k];
+			c->aliases[c->naliases].doc = cat;
+			c->aliases[c->naliases].seq = c->naliases;
+			c->naliases++;
+		}
+	}
+	if (c->naliases > 1)
+		qsort(c->aliases, c->naliases, sizeof(*c->aliases), alias_ref_cmp);
+	for (i = 1; i < c->naliases; i++) {
+		const struct alias_ref *first = &c->aliases[i - 1];
+		const struct alias_ref *r = &c->aliases[i];
+
+		if (strcmp(first->alias->auto_id, r->alias->auto_id))
+			continue;
+		while (first > c->aliases &&
+		       !strcmp(first[-1].alias->auto_id, r->alias->auto_id))
+			first--;
+		kmsg_diag_add(&c->diags, r->doc->file, r->alias->line, true,
+			      "%s: automatic id %s is documented by %s too, at %s:%u",
+			      r->doc->id, r->alias->auto_id, first->doc->id,
+			      first->doc->file, first->alias->line);
+	}
+}
+
 static void run_checks(struct ctx *c)
 {
 	size_t i;
@@ -586,6 +721,7 @@ static void run_checks(struct ctx *c)
 	attach(c);
 	for (i = 0; i < c->nids; i++)
 		check_ident(c, &c->ids[i]);
+	check_aliases(c);
 	kmsg_diags_sort(&c->diags);
 }
 
@@ -660,6 +796,8 @@ static int write_db(struct ctx *c)
 		.nmsgs = c->nsorted,
 	};
 	struct kmsg_db_doc *docs = kmsg_xcalloc(c->nids + 1, sizeof(*docs));
+	struct kmsg_db_alias *aliases = kmsg_xcalloc(c->naliases + 1,
+						     sizeof(*aliases));
 	struct kmsg_db_trans *trans = NULL;
 	size_t i, k, ntrans = 0, cap = 0;
 	char *err;
@@ -678,6 +816,13 @@ static int write_db(struct ctx *c)
 		}
 		if (!id->cat)
 			continue;
+		for (k = 0; k < id->cat->naliases; k++) {
+			aliases[in.naliases].id = id->id;
+			aliases[in.naliases].alias = &id->cat->aliases[k];
+			aliases[in.naliases].position = (unsigned int)k;
+			aliases[in.naliases].file = id->cat->file;
+			in.naliases++;
+		}
 		for (k = 0; k < id->cat->ntrans; k++) {
 			KMSG_GROW(trans, cap, ntrans);
 			trans[ntrans].id = id->id;
@@ -689,12 +834,14 @@ static int write_db(struct ctx *c)
 	in.docs = docs;
 	in.trans = trans;
 	in.ntrans = ntrans;
+	in.aliases = aliases;
 	ret = kmsg_db_write(c->opt.out, &in, &err);
 	if (ret) {
 		fprintf(stderr, "kmsg-doc: %s: %s\n", c->opt.out, err);
 		free(err);
 	}
 	free(docs);
+	free(aliases);
 	free(trans);
 	return ret;
 }
@@ -792,12 +939,39 @@ static void ctx_free(struct ctx *c)
 	for (i = 0; i < c->nids; i++)
 		free(c->ids[i].msgs);
 	free(c->ids);
+	free(c->aliases);
 	free(c->sorted);
 	kmsg_msgs_free(&c->msgs);
+	kmsg_msgs_free(&c->sites);
 	kmsg_docs_free(&c->srcdocs);
 	kmsg_docs_free(&c->catdocs);
 	kmsg_diags_free(&c->diags);
 	free(c->build_id);
+}
+
+/* kmsg-doc auto-id MODNAME FORMAT */
+static int cmd_auto_id(int argc, char **argv)
+{
+	char *id;
+
+	if (argc != 4) {
+		fputs("kmsg-doc: auto-id takes MODNAME and FORMAT\n", stderr);
+		usage(stderr);
+		return 2;
+	}
+	if (!kmsg_valid_modname(argv[2], strlen(argv[2]))) {
+		fprintf(stderr, "kmsg-doc: \"%s\" is not a KBUILD_MODNAME (letters, digits and _)\n",
+			argv[2]);
+		return 2;
+	}
+	id = kmsg_catalog_auto_id(argv[2], argv[3]);
+	printf("%s\n", id);
+	free(id);
+	if (fflush(stdout) || ferror(stdout)) {
+		fputs("kmsg-doc: error writing the output\n", stderr);
+		return 1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -806,13 +980,16 @@ int main(int argc, char **argv)
 	size_t errors;
 	int ret;
 
+	if (argc > 1 && !strcmp(argv[1], "auto-id"))
+		return cmd_auto_id(argc, argv);
 	if (parse_args(argc, argv, &c.opt))
 		return 2;
 
 	load_objects(&c, argv + optind, argc - optind);
+	load_catalogs(&c);
+	adopt_alias_sites(&c);
 	sort_msgs(&c);
 	load_sources(&c);
-	load_catalogs(&c);
 	build_idents(&c);
 	run_checks(&c);
 

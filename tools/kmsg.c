@@ -28,6 +28,7 @@
 
 #include "kmsg_docs.h"
 #include "kmsg_event.h"
+#include "kmsg_id.h"
 #include "kmsg_json.h"
 #include "kmsg_ksyms.h"
 #include "kmsg_render.h"
@@ -44,9 +45,9 @@ struct options {
 	enum color color;
 	long count;		/* stop after this many messages, 0: never */
 	double duration;	/* stop after this many seconds, 0: never */
-	const char *component;	/* only this component */
-	const char *id_comp;	/* --id: component and number range */
-	unsigned int id_lo, id_hi;
+	const char *component;	/* only this component (or modname) */
+	bool by_id;		/* --id: only the messages of id */
+	struct kmsg_id_filter id;
 	unsigned int levels;	/* bit per level to show */
 	bool errno_numbers;	/* %pe as numbers (!CONFIG_SYMBOLIC_ERRNAME) */
 	const char *kallsyms;	/* symbols for %ps/%pS from this file */
@@ -70,10 +71,57 @@ struct state {
 	bool use_color;
 	bool done;
 	struct kmsg_docs *docs;
-	char id[96];
+	struct alias_cache *aliases;	/* automatic id -> curated, from docs */
+	struct kmsg_ids ids;	/* of the message being printed */
 	bool live;		/* on this machine, as the events happen */
 	int comm_tried[COMM_TRIED];	/* pids looked up again, by pid */
 };
+
+/*
+ * The curated aliases of automatic ids, looked up in the docs database
+ * once per automatic id: a direct-mapped cache by hash.
+ */
+#define ALIAS_SLOTS	4096
+
+struct alias_slot {
+	char auto_id[KMSG_ID_MAX];
+	char curated[KMSG_ID_MAX];	/* "" when there is none */
+};
+
+struct alias_cache {
+	struct kmsg_docs *docs;
+	struct alias_slot slot[ALIAS_SLOTS];
+};
+
+static int alias_lookup(void *ctx, const char *auto_id, char *curated,
+			size_t size)
+{
+	struct alias_cache *c = ctx;
+	struct alias_slot *sl;
+	size_t len = strlen(auto_id);
+	int ret;
+
+	if (len >= KMSG_ID_MAX)
+		return 1;
+	sl = &c->slot[kmsg_fmt_hash(auto_id, len) % ALIAS_SLOTS];
+	if (strcmp(sl->auto_id, auto_id)) {
+		ret = kmsg_docs_curated_for_auto(c->docs, auto_id, sl->curated,
+						 sizeof(sl->curated));
+		if (ret < 0) {
+			sl->auto_id[0] = '\0';
+			return -1;
+		}
+		if (ret)
+			sl->curated[0] = '\0';
+		memcpy(sl->auto_id, auto_id, len + 1);
+	}
+	if (!sl->curated[0])
+		return 1;
+	if (strlen(sl->curated) >= size)
+		return -1;
+	strcpy(curated, sl->curated);
+	return 0;
+}
 
 static volatile sig_atomic_t stop_requested;
 static struct tracefs_instance *live_instance;
@@ -110,8 +158,9 @@ static void usage_filters(FILE *f)
 	      "  -k, --kallsyms FILE    symbols for %ps and %pS from FILE, in\n"
 	      "                         /proc/kallsyms format (with module names)\n"
 	      "Filters:\n"
-	      "  -c, --component NAME   only messages of component NAME\n"
-	      "  -i, --id COMP.N[-M]    only message COMP.N (or COMP.N to COMP.M)\n"
+	      "  -c, --component NAME   only messages of component (or module) NAME\n"
+	      "  -i, --id COMP.N[-M]    only message COMP.N (or COMP.N to COMP.M),\n"
+	      "      --id MOD.hXXXXXXXX or the message of this automatic id\n"
 	      "  -l, --level LIST       only these levels: emerg,alert,crit,err,\n"
 	      "                         warn,notice,info,debug or 0-7\n"
 	      "  -h, --help             this text\n", f);
@@ -195,41 +244,14 @@ static int parse_levels(const char *list, unsigned int *mask)
 	return ret;
 }
 
-/* "comp.N" or "comp.N-M" */
-static int parse_id(const char *s, struct options *o)
-{
-	const char *dot = strrchr(s, '.');
-	char *end;
-	unsigned long lo, hi;
-
-	if (!dot || dot == s)
-		return -1;
-	errno = 0;
-	lo = strtoul(dot + 1, &end, 10);
-	hi = lo;
-	if (*end == '-')
-		hi = strtoul(end + 1, &end, 10);
-	if (errno || *end || end == dot + 1 || hi < lo || hi > UINT_MAX)
-		return -1;
-	o->id_comp = strndup(s, dot - s);
-	o->id_lo = lo;
-	o->id_hi = hi;
-	return o->id_comp ? 0 : -1;
-}
-
-static bool str_eq(const struct kmsg_str *a, const char *b)
-{
-	return a->len == strlen(b) && !memcmp(a->s, b, a->len);
-}
-
-static bool wanted(const struct options *o, const struct kmsg_msg *m)
+static bool wanted(const struct options *o, const struct kmsg_msg *m,
+		   const struct kmsg_ids *ids)
 {
 	if (!(o->levels & (1U << m->level)))
 		return false;
-	if (o->component && !str_eq(&m->component, o->component))
+	if (o->component && !kmsg_ids_component_is(ids, o->component))
 		return false;
-	if (o->id_comp && (!str_eq(&m->component, o->id_comp) ||
-			   m->number < o->id_lo || m->number > o->id_hi))
+	if (o->by_id && !kmsg_id_filter_match(&o->id, ids))
 		return false;
 	return true;
 }
@@ -318,9 +340,13 @@ static int print_text(struct state *st, const struct kmsg_msg *m)
 /* -x with --json: "description" and "user_response" in the object */
 static int json_explain(struct state *st)
 {
+	const char *id = kmsg_ids_id(&st->ids);
 	struct kmsg_doc doc;
-	int ret = kmsg_docs_get(st->docs, st->id, &doc);
+	int ret;
 
+	if (!id)
+		return 0;
+	ret = kmsg_docs_get(st->docs, id, &doc);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	st->line.len--;		/* reopen the object */
@@ -338,8 +364,8 @@ static int print_json(struct state *st, const struct kmsg_msg *m,
 		      const struct kmsg_args *args)
 {
 	st->line.len = 0;
-	if (kmsg_json_msg(&st->line, m, comm_of(st, m->pid), st->text.buf,
-			  st->text.len, args) ||
+	if (kmsg_json_msg(&st->line, m, &st->ids, comm_of(st, m->pid),
+			  st->text.buf, st->text.len, args) ||
 	    (st->opt->explain && json_explain(st)) ||
 	    kmsg_strbuf_putc(&st->line, '\n'))
 		return -ENOMEM;
@@ -349,9 +375,11 @@ static int print_json(struct state *st, const struct kmsg_msg *m,
 
 static const char *translation(struct state *st)
 {
-	if (!st->docs || !st->opt->lang)
+	const char *id = kmsg_ids_id(&st->ids);
+
+	if (!st->docs || !st->opt->lang || !id)
 		return NULL;
-	return kmsg_docs_translation(st->docs, st->id, st->opt->lang);
+	return kmsg_docs_translation(st->docs, id, st->opt->lang);
 }
 
 /* journalctl -x style: the documentation under the message, "-- " lines */
@@ -412,18 +440,25 @@ static int handle_record(struct state *st, struct tep_record *rec)
 		bad_record(st, rec, err);
 		return 0;
 	}
-	if (!wanted(st->opt, &m))
+	/* curated aliases of automatic ids come from the docs database */
+	if (kmsg_msg_ids(&m, st->aliases ? alias_lookup : NULL, st->aliases,
+			 &st->ids, err, sizeof(err))) {
+		bad_record(st, rec, err);
+		return 0;
+	}
+	if (!wanted(st->opt, &m, &st->ids))
 		return 0;
 	st->text.len = 0;
-	if (st->docs)	/* the id is only needed to look up documentation */
-		snprintf(st->id, sizeof(st->id), "%.*s.%u",
-			 (int)m.component.len, m.component.s, m.number);
-	ret = kmsg_msg_text(&st->text, &m, translation(st), &st->ropts, &args);
+	/* JSON: the text as logged; text: every message with its id */
+	ret = kmsg_msg_text_id(&st->text, &m,
+			       st->opt->json ? NULL : kmsg_ids_label(&st->ids),
+			       translation(st), &st->ropts, &args);
 	if (ret < 0)
 		return ret;
 	ret = st->opt->json ? print_json(st, &m, &args) : print_text(st, &m);
-	if (!ret && st->opt->explain && !st->opt->json)
-		ret = print_explain(st, st->id);
+	if (!ret && st->opt->explain && !st->opt->json &&
+	    kmsg_ids_id(&st->ids))
+		ret = print_explain(st, kmsg_ids_id(&st->ids));
 	if (ret)
 		return ret;
 	if (st->opt->count && ++st->shown >= st->opt->count)
@@ -464,25 +499,26 @@ static const char *env_locale(void)
 }
 
 /*
- * Open the docs database when the options need it. A locale that only
- * comes from the environment uses the database if there is one.
+ * Open the docs database: the options may need it (-x, a language given),
+ * and the curated aliases of automatic ids are in it. Without -x, --lang
+ * or --db, a missing database only means no aliases or translations.
  */
 static int open_docs(struct kmsg_docs **docs, struct options *o)
 {
-	bool implicit = false;
+	bool needed = o->explain || o->db;
 	char err[512];
 
-	if (!o->lang) {
+	if (o->lang)
+		needed = true;
+	else
 		o->lang = env_locale();
-		implicit = true;
-	}
 	if (o->lang && (!strcmp(o->lang, "C") || !strcmp(o->lang, "POSIX") ||
-			!strncmp(o->lang, "C.", 2)))
+			!strncmp(o->lang, "C.", 2))) {
 		o->lang = NULL;
-	if (!o->explain && !o->lang)
-		return 0;
+		needed = o->explain || o->db;
+	}
 	*docs = kmsg_docs_open(db_path(o), err, sizeof(err));
-	if (*docs || (implicit && !o->explain))
+	if (*docs || !needed)
 		return 0;
 	fprintf(stderr, "%s: %s\n", prog, err);
 	return -1;
@@ -504,11 +540,22 @@ static int state_init(struct state *st, struct options *o,
 	st->ropts.symbolic_errname = !o->errno_numbers;
 	st->use_color = o->color == COLOR_ALWAYS ||
 		(o->color == COLOR_AUTO && isatty(STDOUT_FILENO));
-	return open_docs(&st->docs, o);
+	if (open_docs(&st->docs, o))
+		return -1;
+	if (st->docs) {
+		st->aliases = calloc(1, sizeof(*st->aliases));
+		if (!st->aliases) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return -1;
+		}
+		st->aliases->docs = st->docs;
+	}
+	return 0;
 }
 
 static void state_free(struct state *st)
 {
+	free(st->aliases);
 	kmsg_docs_close(st->docs);
 	kmsg_strbuf_free(&st->line);
 	kmsg_strbuf_free(&st->text);
@@ -740,6 +787,13 @@ static int explain_one(struct kmsg_docs *docs, const char *id)
 		printf("Printed by: %s:%d (%s)\n", d.code_file, d.code_line,
 		       d.function);
 	printf("Documented in: %s:%d\n", d.file, d.line);
+	if (d.naliases) {
+		printf("\nAutomatic ids (the message as the kernel prints it):\n");
+		for (i = 0; i < d.naliases; i++)
+			printf("  %s  %s\n", d.aliases[i].auto_id,
+			       d.aliases[i].format ? d.aliases[i].format :
+			       "(another wording)");
+	}
 	if (d.nparams) {
 		printf("\nParameters:\n");
 		for (i = 0; i < d.nparams; i++)
@@ -995,8 +1049,9 @@ static int parse_options(int argc, char **argv, struct options *o,
 			o->component = optarg;
 			break;
 		case 'i':
-			if (parse_id(optarg, o))
+			if (kmsg_id_filter_parse(&o->id, optarg))
 				goto bad;
+			o->by_id = true;
 			break;
 		case 'l':
 			if (parse_levels(optarg, &o->levels))

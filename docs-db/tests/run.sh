@@ -38,6 +38,26 @@ ok $? "build-db twice from the same inputs: the same content"
 [ "$(sqlite3 "$tmp/db1" "SELECT count(*) FROM docs")" -ge 18 ]
 ok $? "docs database: kmsgtest (source) and kmsgbench (catalog) documented"
 
+# the identifiers of the catalogs with modname: aliases of automatic ids,
+# computed from modname and format (expected values: FNV-1a in python3)
+got=$(sqlite3 "$tmp/db1" "SELECT count(*) >= 53 FROM aliases WHERE position = 0;
+	SELECT id FROM aliases WHERE auto_id = 'oom_kill.h3196cc8e';
+	SELECT id FROM aliases WHERE auto_id = 'oom_kill.h923b9134';
+	SELECT auto_id FROM aliases WHERE id = 'clocksource.22' ORDER BY position;
+	SELECT auto_id FROM aliases WHERE id = 'watchdog.2' ORDER BY position;
+	SELECT auto_id FROM aliases WHERE id = 'hung_task.3' ORDER BY position;" 2>&1)
+[ "$got" = "$(printf '1\noom.9\noom.11\nclocksource.h58743ee5\nwatchdog.h03e56f7f\nhung_task.h34194b7f')" ]
+rc=$?
+ok $rc "docs database: oom.9, oom.11, clocksource.22, watchdog.2, hung_task.3 are aliases of their automatic ids"
+[ $rc = 0 ] || printf '%s\n' "$got" | sed 's/^/# /'
+
+KMSG_DB=$tmp/db1 "$tools/kmsg" explain oom_kill.h3196cc8e > "$tmp/explain-auto" 2>&1
+head -n 1 "$tmp/explain-auto" | grep -q '^oom\.9: "%s: Killed process %d (%s) total-vm:' &&
+	grep -q '^Documented in: .*docs-db/catalog/oom.kmsg:' "$tmp/explain-auto"
+rc=$?
+ok $rc "kmsg explain oom_kill.h3196cc8e: the documentation of oom.9"
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/explain-auto"
+
 KMSG_DB=$db "$tools/kmsg" explain kmsgtest.2 > "$tmp/explain" 2>&1
 cat > "$tmp/want" <<'EOT'
 kmsgtest.2: "device %x not online"

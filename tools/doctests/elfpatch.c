@@ -3,9 +3,9 @@
  * elfpatch - damage a fixture object file in a chosen way, for the
  * kmsg-doc tests.  Trusts its input (our own gcc output).
  *
- *   elfpatch index-addend FILE VALUE   addend of the first .kmsg_index pointer
+ *   elfpatch index-addend FILE VALUE   addend of the first .printk_index pointer
  *   elfpatch string-addend FILE VALUE  addend of the first entry's component
- *   elfpatch index-size FILE SIZE      sh_size of .kmsg_index
+ *   elfpatch index-size FILE SIZE      sh_size of .printk_index
  *   elfpatch nonul FILE                no NUL left in .rodata.str* sections
  *   elfpatch mutate IN OUT SEED COUNT  COUNT pseudo-random byte changes
  */
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "index-addend")) {
 		load(argv[2]);
-		rela_at(find(".kmsg_index"), 0)->r_addend = strtoll(argv[3], NULL, 0);
+		rela_at(find(".printk_index"), 0)->r_addend = strtoll(argv[3], NULL, 0);
 		save(argv[2]);
 	} else if (argc == 4 && !strcmp(argv[1], "string-addend")) {
 		Elf64_Rela *p;
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 		Elf64_Shdr *symtab;
 
 		load(argv[2]);
-		p = rela_at(find(".kmsg_index"), 0);
+		p = rela_at(find(".printk_index"), 0);
 		symtab = shdr(find(".symtab"));
 		sym = (Elf64_Sym *)(buf + symtab->sh_offset) + ELF64_R_SYM(p->r_info);
 		rela_at(sym->st_shndx, sym->st_value + (Elf64_Addr)p->r_addend)->r_addend =
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 		save(argv[2]);
 	} else if (argc == 4 && !strcmp(argv[1], "index-size")) {
 		load(argv[2]);
-		shdr(find(".kmsg_index"))->sh_size = strtoull(argv[3], NULL, 0);
+		shdr(find(".printk_index"))->sh_size = strtoull(argv[3], NULL, 0);
 		save(argv[2]);
 	} else if (argc == 3 && !strcmp(argv[1], "nonul")) {
 		Elf64_Ehdr *eh;

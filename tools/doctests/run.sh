@@ -180,6 +180,10 @@ fuzz catalogs "$good/catalog/fx.kmsg" 150 \
 	"$kd" check --srctree "$good" --catalog "$work/fuzz" "$base"
 fuzz error-laden-catalogs "$here/fixtures/catalog-errors/catalog/fx.kmsg" 100 \
 	"$kd" check --srctree "$good" --catalog "$work/fuzz" "$base"
+fuzz alias-catalogs "$here/fixtures/aliases/catalog/fx.kmsg" 100 \
+	"$kd" check --srctree "$good" --catalog "$work/fuzz" "$base"
+fuzz alias-error-catalogs "$here/fixtures/alias-errors/catalog/fx.kmsg" 100 \
+	"$kd" check --srctree "$good" --catalog "$work/fuzz" "$base"
 
 # ---- vmlinux: an executable (ET_EXEC), pointers as addresses ----
 
@@ -291,7 +295,7 @@ check_query "translation" \
 	'%2$s の幅 [%1$*d]'
 check_query "build rows" \
 	"SELECT key || '=' || value FROM build ORDER BY key;" \
-	"$(printf 'build_id=\nrelease=6.12.118+\nschema=1')"
+	"$(printf 'build_id=\nrelease=6.12.118+\nschema=2')"
 check_query "docs rows: source, catalog, severity, see_also, line" \
 	"SELECT id, source, file, line, quote(severity), see_also FROM docs ORDER BY id;" \
 	"$(printf 'fx.1|source|msg.c|35|NULL|\nfx.2|source|msg.c|47|NULL|\nfx.3|catalog|catalog/fx.kmsg|2|'"'"'warn'"'"'|fx.1 fx.2')"
@@ -330,14 +334,15 @@ result "build-db with errors: an existing database stays as it was" \
 rc=$?
 status=0
 { [ $rc = 1 ] && [ ! -e "$work/nodb/other.db" ]; } || status=1
-grep -q "corrupt kmsg index" "$work/nodb.out" || status=1
+grep -q "corrupt printk index" "$work/nodb.out" || status=1
 result "build-db with a corrupt object: exit 1, no output file" $status "$work/nodb.out"
 
 # ---- usage ----
 
 status=0
 for args in "" "frobnicate x.o" "check" "build-db x.o" "check --out x.db x.o" \
-	    "check --template=html x.o" "build-db --out x.db --template=source x.o"; do
+	    "check --template=html x.o" "build-db --out x.db --template=source x.o" \
+	    "auto-id" "auto-id x" "auto-id x y z" "auto-id a-b x" "auto-id a.b x"; do
 	# shellcheck disable=SC2086
 	"$kd" $args > /dev/null 2>> "$work/usage.err"
 	rc=$?
@@ -355,6 +360,97 @@ grep -q "warning: Missing description for: fx.1" "$work/missing-db.out" || statu
 [ "$(sqlite3 "$work/missing.db" "SELECT count(*) FROM docs WHERE id = 'fx.1'")" = 0 ] || status=1
 result "build-db: an undocumented message is in messages, not in docs" \
 	$status "$work/missing-db.out"
+
+# ---- automatic ids and their aliases ----
+
+# kmsg-doc auto-id MODNAME FORMAT: "MODNAME.h" and FNV-1a(FORMAT); the
+# last three computed independently (python3, docs-db/FORMAT.md)
+status=0
+while IFS='|' read -r mod fmt want; do
+	got=$("$kd" auto-id "$mod" "$fmt" 2>&1)
+	[ "$got" = "$want" ] || { echo "auto-id $mod \"$fmt\": $got, expected $want"; status=1; }
+done > "$work/auto-id.out" <<'EOT'
+x||x.h811c9dc5
+x|a|x.he40c292c
+clocksource|clocksource: Switched to clocksource %s|clocksource.h58743ee5
+oom_kill|%s: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, file-rss:%lukB, shmem-rss:%lukB, UID:%u pgtables:%lukB oom_score_adj:%hd|oom_kill.h3196cc8e
+oom_kill|Out of memory and no killable processes...|oom_kill.h923b9134
+EOT
+result "kmsg-doc auto-id: FNV-1a test vectors and real formats" $status "$work/auto-id.out"
+
+aliases=$here/fixtures/aliases
+adb=$work/aliases.db
+(cd "$aliases" && "$kd" build-db --out "$adb" --srctree . --catalog catalog \
+	"$work/fixtures/aliases.o") > "$work/aliases-db.out" 2>&1
+status=$?
+got=$(sqlite3 "$adb" "SELECT id, auto_id, modname, quote(format), position, file, line
+	FROM aliases ORDER BY rowid" 2>&1)
+expect="fx.5|fxdrv.h60fbad38|fxdrv|'fxdrv: link %d is down'|0|catalog/fx.kmsg|22
+fx.10|fxdrv.h7938bce2|fxdrv|'fxdrv: device %s is offline'|0|catalog/fx.kmsg|7
+fx.10|fxdrv.hc47d3668|fxdrv|'fxdrv: device %s went offline'|1|catalog/fx.kmsg|9
+fx.10|fxold.h0badcafe|fxold|NULL|2|catalog/fx.kmsg|10
+fx.11|fx_drv2.hb5e77fa2|fx_drv2|'  detail %u'|0|catalog/fx.kmsg|33"
+[ "$got" = "$expect" ] || status=1
+printf 'got:\n%s\nexpected:\n%s\n' "$got" "$expect" >> "$work/aliases-db.out"
+result "build-db: aliases, ids computed from modname and format, three wordings of fx.10" \
+	$status "$work/aliases-db.out"
+
+lookup=$out/docs_lookup
+check_lookup() {	# check_lookup DESC DB "ARGS" EXPECTED-STATUS EXPECTED-OUTPUT
+	local got rc
+	# shellcheck disable=SC2086
+	got=$("$lookup" "$2" $3 2>&1)
+	rc=$?
+	if [ "$got" = "$5" ] && [ $rc = "$4" ]; then
+		ok "lookup: $1"
+	else
+		not_ok "lookup: $1"
+		printf 'docs_lookup %s: exit %s, got:\n%s\nexpected (exit %s):\n%s\n' \
+			"$3" "$rc" "$got" "$4" "$5" | diag
+	fi
+}
+
+check_lookup "automatic id -> identifier (each wording)" "$adb" \
+	"curated fxold.h0badcafe" 0 "fx.10"
+check_lookup "automatic id -> identifier, the documented format's" "$adb" \
+	"curated fxdrv.h7938bce2" 0 "fx.10"
+check_lookup "an automatic id nobody documents" "$adb" \
+	"curated fxdrv.h00000000" 1 "none"
+check_lookup "identifier -> its automatic ids, in the catalog's order" "$adb" \
+	"autos fx.10" 0 "fxdrv.h7938bce2 fxdrv fxdrv: device %s is offline
+fxdrv.hc47d3668 fxdrv fxdrv: device %s went offline
+fxold.h0badcafe fxold (none)"
+check_lookup "identifier of a kmsg_*() message: no automatic ids" "$adb" \
+	"autos fx.1" 1 "none"
+check_lookup "get an identifier: its forms; the level of its kmsg_*() site" "$adb" \
+	"get fx.5" 0 "id fx.5
+format fxdrv: link %d is down
+level 4
+file catalog/fx.kmsg:20
+alias fxdrv.h60fbad38 fxdrv fxdrv: link %d is down"
+check_lookup "get an automatic id: the documentation of its identifier" "$adb" \
+	"get fxdrv.hc47d3668" 0 "id fx.10
+format fxdrv: device %s is offline
+level 3
+file catalog/fx.kmsg:5
+alias fxdrv.h7938bce2 fxdrv fxdrv: device %s is offline
+alias fxdrv.hc47d3668 fxdrv fxdrv: device %s went offline
+alias fxold.h0badcafe fxold (none)"
+check_lookup "translation of the documented format's automatic id" "$adb" \
+	"tr fxdrv.h7938bce2 de_DE.UTF-8" 0 "fxdrv: Gerät %s ist offline"
+check_lookup "no translation for another wording (checked against the format only)" \
+	"$adb" "tr fxdrv.hc47d3668 de" 1 "none"
+
+# a database of schema 1, without the aliases table, is still read
+cp "$adb" "$work/schema1.db"
+sqlite3 "$work/schema1.db" "DROP TABLE aliases; UPDATE build SET value = '1' WHERE key = 'schema'"
+check_lookup "schema 1: no aliases, identifiers still found" "$work/schema1.db" \
+	"get fx.10" 0 "id fx.10
+format fxdrv: device %s is offline
+level 3
+file catalog/fx.kmsg:5"
+check_lookup "schema 1: an automatic id is not documented" "$work/schema1.db" \
+	"curated fxdrv.h7938bce2" 1 "none"
 
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"

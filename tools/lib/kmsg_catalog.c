@@ -5,11 +5,13 @@
  */
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kmsg_catalog.h"
+#include "kmsg_hash.h"
 
 /* ---- formats ---- */
 
@@ -268,6 +270,45 @@ int kmsg_level_of(const char *name)
 	return -1;
 }
 
+/* ---- automatic ids ---- */
+
+static bool is_modname_char(char c)
+{
+	return is_alnum(c) || c == '_';
+}
+
+bool kmsg_valid_modname(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!is_modname_char(s[i]))
+			return false;
+	return true;
+}
+
+bool kmsg_valid_auto_id(const char *s, size_t n)
+{
+	size_t i;
+
+	/* "MODNAME.h" and 8 lowercase hex digits */
+	if (n < 11 || s[n - 10] != '.' || s[n - 9] != 'h' ||
+	    !kmsg_valid_modname(s, n - 10))
+		return false;
+	for (i = n - 8; i < n; i++)
+		if (!is_digit(s[i]) && !(s[i] >= 'a' && s[i] <= 'f'))
+			return false;
+	return true;
+}
+
+char *kmsg_catalog_auto_id(const char *modname, const char *fmt)
+{
+	return kmsg_xprintf("%s.h%08x", modname,
+			    (unsigned int)kmsg_fmt_hash(fmt, strlen(fmt)));
+}
+
 /* ---- catalogs ---- */
 
 enum field {
@@ -280,6 +321,8 @@ enum field {
 	F_URESP,
 	F_SEEALSO,
 	F_TRANSLATION,
+	F_MODNAME,
+	F_AUTOID,
 };
 
 static const struct {
@@ -293,6 +336,8 @@ static const struct {
 	{ "description", F_DESCRIPTION },
 	{ "user-response", F_URESP },
 	{ "see-also", F_SEEALSO },
+	{ "modname", F_MODNAME },
+	{ "auto-id", F_AUTOID },
 };
 
 struct seen_id {
@@ -486,6 +531,69 @@ static void field_see_also(struct cat_state *st, const char *v)
 	st->doc->see_also = kmsg_sb_take(&sb);
 }
 
+static void add_alias(struct kmsg_doc *doc, char *auto_id, char *modname,
+		      char *format, unsigned int line)
+{
+	KMSG_GROW(doc->aliases, doc->capaliases, doc->naliases);
+	doc->aliases[doc->naliases].auto_id = auto_id;
+	doc->aliases[doc->naliases].modname = modname;
+	doc->aliases[doc->naliases].format = format;
+	doc->aliases[doc->naliases].line = line;
+	doc->naliases++;
+}
+
+/* The alias of doc with this automatic id, or NULL */
+static const struct kmsg_alias *find_alias(const struct kmsg_doc *doc,
+					   const char *auto_id)
+{
+	size_t i;
+
+	for (i = 0; i < doc->naliases; i++)
+		if (!strcmp(doc->aliases[i].auto_id, auto_id))
+			return &doc->aliases[i];
+	return NULL;
+}
+
+/* "auto-id: MODNAME.hXXXXXXXX" or "auto-id: MODNAME "FORMAT"" */
+static void field_auto_id(struct cat_state *st, const char *v)
+{
+	size_t n = strlen(v), k = 0, j;
+	const struct kmsg_alias *dup;
+	char *modname, *fmt = NULL, *auto_id;
+
+	while (is_modname_char(v[k]))
+		k++;
+	for (j = k; v[j] == ' ' || v[j] == '\t'; j++)
+		;
+	if (kmsg_valid_auto_id(v, n)) {
+		auto_id = kmsg_xstrdup(v);
+		modname = kmsg_xstrndup(v, n - 10);
+	} else if (k && j > k && v[j] == '"') {
+		fmt = cat_unescape(st, v + j, st->field_line, "auto-id");
+		if (!fmt)
+			return;
+		modname = kmsg_xstrndup(v, k);
+		auto_id = kmsg_catalog_auto_id(modname, fmt);
+	} else {
+		cat_error(st, st->field_line,
+			  "malformed auto-id \"%s\": not MODNAME.hXXXXXXXX (8 lowercase hex digits) or MODNAME \"FORMAT\"",
+			  v);
+		return;
+	}
+	dup = find_alias(st->doc, auto_id);
+	if (dup) {
+		kmsg_diag_add(st->diags, st->path, st->field_line, true,
+			      "auto-id %s given twice, first at line %u",
+			      auto_id, dup->line);
+		st->failed = true;
+		free(auto_id);
+		free(modname);
+		free(fmt);
+		return;
+	}
+	add_alias(st->doc, auto_id, modname, fmt, st->field_line);
+}
+
 /* The value of the current field is complete. */
 static void finish_field(struct cat_state *st)
 {
@@ -535,6 +643,20 @@ static void finish_field(struct cat_state *st)
 	case F_SEEALSO:
 		field_see_also(st, v);
 		break;
+	case F_MODNAME:
+		if (!kmsg_valid_modname(v, strlen(v))) {
+			cat_error(st, st->field_line,
+				  "malformed modname \"%s\": a KBUILD_MODNAME is letters, digits and _",
+				  v);
+			break;
+		}
+		st->doc->modname = v;
+		st->doc->modname_line = st->field_line;
+		v = NULL;
+		break;
+	case F_AUTOID:
+		field_auto_id(st, v);
+		break;
 	case F_TRANSLATION:
 		u = cat_unescape(st, v, st->field_line, "translation");
 		if (u) {
@@ -557,6 +679,46 @@ out:
 	st->locale = NULL;
 }
 
+/*
+ * The automatic id of modname and format goes first, before those of the
+ * auto-id lines; auto-id lines need a modname.
+ */
+static void finish_aliases(struct cat_state *st)
+{
+	struct kmsg_doc *doc = st->doc;
+	const struct kmsg_alias *dup;
+	char *auto_id;
+
+	if (!doc->modname) {
+		if (doc->naliases) {
+			kmsg_diag_add(st->diags, st->path, doc->aliases[0].line, true,
+				      "%s: auto-id without a modname field", doc->id);
+			st->failed = true;
+		}
+		return;
+	}
+	auto_id = kmsg_catalog_auto_id(doc->modname, doc->format);
+	dup = find_alias(doc, auto_id);
+	if (dup) {
+		kmsg_diag_add(st->diags, st->path, dup->line, true,
+			      "auto-id %s is the one of modname and format (line %u)",
+			      auto_id, doc->format_line);
+		st->failed = true;
+		free(auto_id);
+		return;
+	}
+	add_alias(doc, auto_id, kmsg_xstrdup(doc->modname),
+		  kmsg_xstrdup(doc->format), doc->modname_line);
+	/* rotate the new one to the front */
+	if (doc->naliases > 1) {
+		struct kmsg_alias a = doc->aliases[doc->naliases - 1];
+
+		memmove(doc->aliases + 1, doc->aliases,
+			(doc->naliases - 1) * sizeof(*doc->aliases));
+		doc->aliases[0] = a;
+	}
+}
+
 static void finish_entry(struct cat_state *st)
 {
 	struct kmsg_doc *doc;
@@ -574,7 +736,8 @@ static void finish_entry(struct cat_state *st)
 		};
 		unsigned int any = (1u << F_SEVERITY) | (1u << F_FORMAT) |
 				   (1u << F_PARAMETER) | (1u << F_DESCRIPTION) |
-				   (1u << F_URESP);
+				   (1u << F_URESP) | (1u << F_MODNAME) |
+				   (1u << F_AUTOID);
 		size_t i;
 
 		doc->described = st->seen & any;
@@ -593,6 +756,8 @@ static void finish_entry(struct cat_state *st)
 				      doc->id);
 			st->failed = true;
 		}
+		if (!st->failed)
+			finish_aliases(st);
 	}
 	if (doc) {
 		doc->broken = st->failed;
@@ -669,7 +834,7 @@ static void field_line(struct cat_state *st, const char *s, size_t n,
 			}
 		}
 		st->locale = kmsg_xstrndup(s + 12, k - 12);
-	} else if (f != F_PARAMETER && (st->seen & (1u << f))) {
+	} else if (f != F_PARAMETER && f != F_AUTOID && (st->seen & (1u << f))) {
 		char *name = kmsg_xstrndup(s, k);
 
 		cat_error(st, line, "field \"%s\" given twice", name);
@@ -696,6 +861,8 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 	case F_SEVERITY:
 	case F_FORMAT:
 	case F_TRANSLATION:
+	case F_MODNAME:
+	case F_AUTOID:
 		cat_error(st, line, "continuation line of a one-line field");
 		return;
 	case F_PARAMETER:

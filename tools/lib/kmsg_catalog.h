@@ -58,6 +58,24 @@ const char *kmsg_level_name(unsigned int level);
 int kmsg_level_of(const char *name);
 
 /*
+ * Automatic ids (docs-db/FORMAT.md, "Automatic ids"): a message printed
+ * without an identifier of its own is known by "MODNAME.hXXXXXXXX":
+ * MODNAME is the KBUILD_MODNAME of the file that prints it, XXXXXXXX the
+ * 32-bit FNV-1a hash of its format in 8 lowercase hex digits.
+ */
+/* A KBUILD_MODNAME: one or more of [A-Za-z0-9_] */
+bool kmsg_valid_modname(const char *s, size_t n);
+/* s (n bytes) is "MODNAME.h" and 8 lowercase hex digits */
+bool kmsg_valid_auto_id(const char *s, size_t n);
+/*
+ * The automatic id of fmt printed by modname, malloc()ed.  fmt is as a
+ * catalog's format field has it: as the call site passes it to printk(),
+ * pr_fmt() prefix included, without the KERN_<LEVEL> header and without
+ * the one trailing newline.  It is hashed as it is.
+ */
+char *kmsg_catalog_auto_id(const char *modname, const char *fmt);
+
+/*
  * Parse the catalog text (len bytes) of file path, whose component is
  * comp (the file name without ".kmsg").  Entries go to docs (with sorted
  * params and translations), problems to diags.

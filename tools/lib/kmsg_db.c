@@ -59,6 +59,17 @@ static const char schema_sql[] =
 	"\tline INTEGER NOT NULL,\n"
 	"\tPRIMARY KEY (id, locale)\n"
 	");\n"
+	"-- one row per automatic id a catalog entry documents (modname, auto-id)\n"
+	"CREATE TABLE aliases (\n"
+	"\tid TEXT NOT NULL,\t\t-- the identifier documenting it: 'oom.9'\n"
+	"\tauto_id TEXT PRIMARY KEY,\t-- 'oom_kill.h0123abcd'\n"
+	"\tmodname TEXT NOT NULL,\t\t-- 'oom_kill'\n"
+	"\tformat TEXT,\t\t\t-- the format hashed; NULL if given as an id\n"
+	"\tposition INTEGER NOT NULL,\t-- 0: modname and format of the entry\n"
+	"\tfile TEXT NOT NULL,\n"
+	"\tline INTEGER NOT NULL\n"
+	");\n"
+	"CREATE INDEX aliases_id ON aliases (id, position);\n"
 	"-- full text over formats, descriptions and user responses\n"
 	"CREATE VIRTUAL TABLE search USING fts5(id, format, description, user_response);\n";
 
@@ -230,6 +241,33 @@ out:
 	return ret;
 }
 
+static int put_aliases(struct db *d, const struct kmsg_db_input *in)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int ret = -1;
+
+	if (db_prepare(d, "INSERT INTO aliases (id, auto_id, modname, format, position, file, line) VALUES (?, ?, ?, ?, ?, ?, ?)",
+		       &st))
+		return -1;
+	for (i = 0; i < in->naliases; i++) {
+		const struct kmsg_db_alias *a = &in->aliases[i];
+
+		if (bind_text(d, st, 1, a->id) ||
+		    bind_text(d, st, 2, a->alias->auto_id) ||
+		    bind_text(d, st, 3, a->alias->modname) ||
+		    bind_text(d, st, 4, a->alias->format) ||
+		    bind_int(d, st, 5, a->position) ||
+		    bind_text(d, st, 6, a->file) ||
+		    bind_int(d, st, 7, a->alias->line) || step(d, st))
+			goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
 static int fill(struct db *d, const struct kmsg_db_input *in)
 {
 	sqlite3_stmt *st = NULL;
@@ -242,10 +280,10 @@ static int fill(struct db *d, const struct kmsg_db_input *in)
 		return -1;
 	ret = put_build(d, st, "build_id", in->build_id ? in->build_id : "") ||
 	      put_build(d, st, "release", in->release ? in->release : "") ||
-	      put_build(d, st, "schema", "1");
+	      put_build(d, st, "schema", "2");
 	sqlite3_finalize(st);
 	if (ret || put_msgs(d, in) || put_docs(d, in) || put_trans(d, in) ||
-	    db_exec(d, "COMMIT") || db_exec(d, "VACUUM"))
+	    put_aliases(d, in) || db_exec(d, "COMMIT") || db_exec(d, "VACUUM"))
 		return -1;
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmsg_db - write the docs database of docs-db/SCHEMA.md (SQLite, schema
- * "1").  The caller hands over the rows in the order they are to be
+ * "2").  The caller hands over the rows in the order they are to be
  * inserted; nothing here depends on time, so equal inputs give equal
  * databases.  The database is built in a temporary file next to the
  * output and renamed over it only when complete.
@@ -26,6 +26,14 @@ struct kmsg_db_trans {
 	const char *file;
 };
 
+/* One row of aliases: an automatic id documented by identifier id */
+struct kmsg_db_alias {
+	const char *id;
+	const struct kmsg_alias *alias;
+	unsigned int position;		/* in the entry, from 0 */
+	const char *file;
+};
+
 struct kmsg_db_input {
 	const char *release;		/* "" if not given */
 	const char *build_id;		/* "" if none */
@@ -35,6 +43,8 @@ struct kmsg_db_input {
 	size_t ndocs;
 	const struct kmsg_db_trans *trans;
 	size_t ntrans;
+	const struct kmsg_db_alias *aliases;	/* auto ids unique */
+	size_t naliases;
 };
 
 /*

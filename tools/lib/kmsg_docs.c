@@ -14,19 +14,40 @@
 struct kmsg_docs {
 	sqlite3 *db;
 	sqlite3_stmt *doc, *params, *msg, *tr;
+	/* NULL in a database without aliases (schema 1) */
+	sqlite3_stmt *curated, *autos;
 	char *tr_buf;
 };
 
 static const char sql_doc[] =
-	"SELECT id, format, description, user_response, see_also, source, file, line "
-	"FROM docs WHERE id = ?1";
+	"SELECT id, format, description, user_response, see_also, source, file, line, "
+	"severity FROM docs WHERE id = ?1";
 static const char sql_params[] =
 	"SELECT position, text FROM parameters WHERE id = ?1 ORDER BY position";
 static const char sql_msg[] =
 	"SELECT level, file, line, function FROM messages WHERE id = ?1 "
 	"ORDER BY object, file, line LIMIT 1";
+/* the call sites of the identifier, else those of its automatic ids */
+static const char sql_msg_aliases[] =
+	"SELECT level, file, line, function FROM messages WHERE id = ?1 "
+	"OR id IN (SELECT auto_id FROM aliases WHERE id = ?1) "
+	"ORDER BY id <> ?1, object, file, line LIMIT 1";
+static const char sql_curated[] =
+	"SELECT id FROM aliases WHERE auto_id = ?1";
+static const char sql_autos[] =
+	"SELECT auto_id, modname, format FROM aliases WHERE id = ?1 "
+	"ORDER BY position";
 static const char sql_tr[] =
 	"SELECT format FROM translations WHERE id = ?1 AND locale = ?2";
+/*
+ * An automatic id takes the translations of the identifier documenting
+ * it if it is the one of the documented format: they were checked
+ * against that format only.
+ */
+static const char sql_tr_aliases[] =
+	"SELECT format FROM translations WHERE locale = ?2 AND id IN "
+	"(?1, (SELECT id FROM aliases WHERE auto_id = ?1 AND position = 0)) "
+	"ORDER BY id <> ?1 LIMIT 1";
 
 struct kmsg_docs *kmsg_docs_open(const char *path, char *err, size_t errlen)
 {
@@ -38,9 +59,22 @@ struct kmsg_docs *kmsg_docs_open(const char *path, char *err, size_t errlen)
 	}
 	if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(d->db, sql_doc, -1, &d->doc, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(d->db, sql_params, -1, &d->params, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(d->db, sql_msg, -1, &d->msg, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(d->db, sql_tr, -1, &d->tr, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(d->db, sql_params, -1, &d->params, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: not a kmsg docs database: %s", path,
+			 d->db ? sqlite3_errmsg(d->db) : "cannot open");
+		kmsg_docs_close(d);
+		return NULL;
+	}
+	/* schema 1 has no aliases table */
+	if (sqlite3_prepare_v2(d->db, sql_curated, -1, &d->curated, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, sql_autos, -1, &d->autos, NULL) != SQLITE_OK) {
+		sqlite3_finalize(d->curated);
+		d->curated = NULL;
+	}
+	if (sqlite3_prepare_v2(d->db, d->curated ? sql_msg_aliases : sql_msg, -1,
+			       &d->msg, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, d->curated ? sql_tr_aliases : sql_tr, -1,
+			       &d->tr, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: not a kmsg docs database: %s", path,
 			 d->db ? sqlite3_errmsg(d->db) : "cannot open");
 		kmsg_docs_close(d);
@@ -57,6 +91,8 @@ void kmsg_docs_close(struct kmsg_docs *d)
 	sqlite3_finalize(d->params);
 	sqlite3_finalize(d->msg);
 	sqlite3_finalize(d->tr);
+	sqlite3_finalize(d->curated);
+	sqlite3_finalize(d->autos);
 	sqlite3_close(d->db);
 	free(d->tr_buf);
 	free(d);
@@ -85,6 +121,12 @@ void kmsg_doc_free(struct kmsg_doc *doc)
 	for (i = 0; i < doc->nparams; i++)
 		free(doc->params[i]);
 	free(doc->params);
+	for (i = 0; i < doc->naliases; i++) {
+		free(doc->aliases[i].auto_id);
+		free(doc->aliases[i].modname);
+		free(doc->aliases[i].format);
+	}
+	free(doc->aliases);
 	memset(doc, 0, sizeof(*doc));
 }
 
@@ -114,9 +156,22 @@ static int get_params(struct kmsg_docs *d, struct kmsg_doc *doc)
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
+static const char *const level_names[8] = {
+	"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+};
+
+static int level_of(const unsigned char *name)
+{
+	int i;
+
+	for (i = 0; name && i < 8; i++)
+		if (!strcmp((const char *)name, level_names[i]))
+			return i;
+	return -1;
+}
+
 static void get_site(struct kmsg_docs *d, struct kmsg_doc *doc)
 {
-	doc->level = -1;
 	sqlite3_bind_text(d->msg, 1, doc->id, -1, SQLITE_STATIC);
 	if (sqlite3_step(d->msg) == SQLITE_ROW) {
 		doc->level = sqlite3_column_int(d->msg, 0);
@@ -127,11 +182,41 @@ static void get_site(struct kmsg_docs *d, struct kmsg_doc *doc)
 	sqlite3_reset(d->msg);
 }
 
-int kmsg_docs_get(struct kmsg_docs *d, const char *id, struct kmsg_doc *doc)
+struct alias_ctx {
+	struct kmsg_doc *doc;
+	int err;
+};
+
+static int add_alias(void *ctx, const char *auto_id, const char *modname,
+		     const char *format)
+{
+	struct alias_ctx *ac = ctx;
+	struct kmsg_doc *doc = ac->doc;
+	struct kmsg_doc_alias *a;
+
+	a = realloc(doc->aliases, (doc->naliases + 1) * sizeof(*a));
+	if (!a) {
+		ac->err = -ENOMEM;
+		return 1;
+	}
+	doc->aliases = a;
+	a += doc->naliases;
+	a->auto_id = strdup(auto_id);
+	a->modname = strdup(modname);
+	a->format = format ? strdup(format) : NULL;
+	doc->naliases++;
+	if (!a->auto_id || !a->modname || (format && !a->format)) {
+		ac->err = -ENOMEM;
+		return 1;
+	}
+	return 0;
+}
+
+/* The docs row of id into doc: 0, 1 if there is none, -EIO */
+static int get_doc(struct kmsg_docs *d, const char *id, struct kmsg_doc *doc)
 {
 	int rc;
 
-	memset(doc, 0, sizeof(*doc));
 	sqlite3_bind_text(d->doc, 1, id, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(d->doc);
 	if (rc != SQLITE_ROW) {
@@ -146,9 +231,79 @@ int kmsg_docs_get(struct kmsg_docs *d, const char *id, struct kmsg_doc *doc)
 	doc->source = col(d->doc, 5);
 	doc->file = col(d->doc, 6);
 	doc->line = sqlite3_column_int(d->doc, 7);
+	doc->level = level_of(sqlite3_column_text(d->doc, 8));
 	sqlite3_reset(d->doc);
+	return 0;
+}
+
+int kmsg_docs_get(struct kmsg_docs *d, const char *id, struct kmsg_doc *doc)
+{
+	struct alias_ctx ac = { .doc = doc };
+	char curated[256];
+	int rc;
+
+	memset(doc, 0, sizeof(*doc));
+	rc = get_doc(d, id, doc);
+	if (rc == 1 && !kmsg_docs_curated_for_auto(d, id, curated, sizeof(curated)))
+		rc = get_doc(d, curated, doc);
+	if (rc)
+		return rc;
 	get_site(d, doc);
-	return get_params(d, doc);
+	if (kmsg_docs_auto_for_curated(d, doc->id, add_alias, &ac) < 0)
+		rc = -EIO;
+	if (!rc)
+		rc = ac.err;
+	if (!rc)
+		rc = get_params(d, doc);
+	if (rc)
+		kmsg_doc_free(doc);
+	return rc;
+}
+
+int kmsg_docs_curated_for_auto(struct kmsg_docs *d, const char *auto_id,
+			       char *out, size_t outlen)
+{
+	const unsigned char *t;
+	int rc, ret = 1;
+
+	if (!d->curated)
+		return 1;
+	sqlite3_bind_text(d->curated, 1, auto_id, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(d->curated);
+	if (rc == SQLITE_ROW) {
+		t = sqlite3_column_text(d->curated, 0);
+		ret = t && (size_t)snprintf(out, outlen, "%s", t) < outlen ? 0 : -1;
+	} else if (rc != SQLITE_DONE) {
+		ret = -1;
+	}
+	sqlite3_reset(d->curated);
+	return ret;
+}
+
+int kmsg_docs_auto_for_curated(struct kmsg_docs *d, const char *id,
+			       int (*cb)(void *ctx, const char *auto_id,
+					 const char *modname,
+					 const char *format),
+			       void *ctx)
+{
+	int rc, n = 0;
+
+	if (!d->autos)
+		return 0;
+	sqlite3_bind_text(d->autos, 1, id, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(d->autos)) == SQLITE_ROW) {
+		const unsigned char *a = sqlite3_column_text(d->autos, 0);
+		const unsigned char *m = sqlite3_column_text(d->autos, 1);
+		const unsigned char *f = sqlite3_column_text(d->autos, 2);
+
+		if (!a || !m)
+			continue;
+		n++;
+		if (cb(ctx, (const char *)a, (const char *)m, (const char *)f))
+			break;
+	}
+	sqlite3_reset(d->autos);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : -1;
 }
 
 static const char *lookup_tr(struct kmsg_docs *d, const char *id,

@@ -2,6 +2,11 @@
 /*
  * Reading the docs database (docs-db/SCHEMA.md): the documentation and
  * translations of messages by identifier, and full-text search.
+ *
+ * A message printed without an identifier of its own has an automatic id,
+ * "MODNAME.hXXXXXXXX" (docs-db/FORMAT.md).  A catalog entry can document
+ * such messages under an identifier of its own ("oom.9"): the aliases
+ * table maps each automatic id to that identifier.
  */
 #ifndef KMSG_DOCS_H
 #define KMSG_DOCS_H
@@ -9,6 +14,13 @@
 #include <stddef.h>
 
 struct kmsg_docs;
+
+/* An automatic id that a documented identifier stands for */
+struct kmsg_doc_alias {
+	char *auto_id;		/* "oom_kill.h0123abcd" */
+	char *modname;		/* "oom_kill" */
+	char *format;		/* the format hashed; NULL if not known */
+};
 
 struct kmsg_doc {
 	char *id;
@@ -19,12 +31,20 @@ struct kmsg_doc {
 	char *source;		/* "source" or "catalog" */
 	char *file;
 	int line;
-	int level;		/* from the build's messages, -1 if none */
+	int level;		/* of the build's messages, else the documented
+				 * severity, -1 if neither */
 	char *code_file;	/* first call site, NULL if none */
 	int code_line;
 	char *function;
 	char **params;		/* params[i] documents @i; NULL if none */
 	int nparams;
+	/*
+	 * The automatic ids @id documents, in the catalog's order: [0] is
+	 * the one of @format, the others are other wordings.  None for a
+	 * message with an identifier of its own.
+	 */
+	struct kmsg_doc_alias *aliases;
+	int naliases;
 };
 
 /* Default location of the database: $KMSG_DB, else this */
@@ -34,14 +54,41 @@ struct kmsg_doc {
 struct kmsg_docs *kmsg_docs_open(const char *path, char *err, size_t errlen);
 void kmsg_docs_close(struct kmsg_docs *docs);
 
-/* 0 and @doc filled (free with kmsg_doc_free), 1 if not documented, <0 */
+/*
+ * 0 and @doc filled (free with kmsg_doc_free), 1 if not documented, <0.
+ * @id may be an automatic id documented under an identifier: @doc is then
+ * that identifier's documentation (doc->id is "oom.9", not @id).
+ */
 int kmsg_docs_get(struct kmsg_docs *docs, const char *id, struct kmsg_doc *doc);
 void kmsg_doc_free(struct kmsg_doc *doc);
 
 /*
+ * The identifier documenting the automatic id @auto_id
+ * ("oom_kill.h0123abcd"), as a string in @out of @outlen bytes: 0 if
+ * found, 1 if none, -1 on an error (also: @out too small).
+ */
+int kmsg_docs_curated_for_auto(struct kmsg_docs *docs, const char *auto_id,
+			       char *out, size_t outlen);
+
+/*
+ * The automatic ids identifier @id documents, in the catalog's order
+ * (first the one of its documented format); @format is NULL when only the
+ * automatic id is known.  @cb returns nonzero to stop.  Returns the
+ * number of calls of @cb (0: none, @id has an identifier of its own or is
+ * not documented), -1 on an error.
+ */
+int kmsg_docs_auto_for_curated(struct kmsg_docs *docs, const char *id,
+			       int (*cb)(void *ctx, const char *auto_id,
+					 const char *modname,
+					 const char *format),
+			       void *ctx);
+
+/*
  * The translated format of @id for @locale, falling back from "xx_YY" to
  * "xx" (an encoding or modifier, ".UTF-8" or "@euro", is ignored). NULL:
- * no translation. The string stays valid until the next call.
+ * no translation. The string stays valid until the next call. The
+ * automatic id of a documented format has the translations of the
+ * identifier documenting it (those of other wordings would not fit).
  */
 const char *kmsg_docs_translation(struct kmsg_docs *docs, const char *id,
 				  const char *locale);

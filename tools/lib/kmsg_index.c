@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmsg_index - read the kmsg index of ELF files.  See kmsg_index.h.
+ * kmsg_index - read the printk index of ELF files.  See kmsg_index.h.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -17,6 +17,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "kmsg_hash.h"
 #include "kmsg_index.h"
 #include "kmsg_srcdoc.h"
 
@@ -70,7 +71,7 @@ corrupt(struct obj *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	tmp = kmsg_xvprintf(fmt, ap);
 	va_end(ap);
-	o->err = kmsg_xprintf("%s: corrupt kmsg index: %s", o->path, tmp);
+	o->err = kmsg_xprintf("%s: corrupt printk index: %s", o->path, tmp);
 	free(tmp);
 }
 
@@ -291,28 +292,90 @@ static const char *read_string(struct obj *o, size_t idx, uint64_t off,
 	return (const char *)s->data + toff;
 }
 
+/*
+ * Is the pointer at (idx, off) NULL? In a relocatable file a pointer
+ * without a relocation is; in vmlinux one of value 0 is.
+ */
+static bool is_null(struct obj *o, size_t idx, uint64_t off, bool *null)
+{
+	const struct sec *s = &o->secs[idx];
+
+	if (o->eh.e_type == ET_REL) {
+		struct rel key = { .off = off };
+
+		if (!rels_load(o, idx))
+			return false;
+		*null = !s->nrels || !bsearch(&key, s->rels, s->nrels,
+					      sizeof(key), rel_cmp);
+		return true;
+	}
+	if (off > s->size || s->size - off < 8) {
+		corrupt(o, "entry %zu at %s+%#llx beyond the section", o->entry,
+			sec_name(o, idx), (unsigned long long)off);
+		return false;
+	}
+	*null = !memcmp(s->data + off, "\0\0\0\0\0\0\0\0", 8);
+	return true;
+}
+
+/* A string pointer that may be NULL: *str is NULL then */
+static bool read_opt_string(struct obj *o, size_t idx, uint64_t off,
+			    const char *what, const char **str)
+{
+	bool null;
+
+	*str = NULL;
+	if (!is_null(o, idx, off, &null))
+		return false;
+	if (null)
+		return true;
+	*str = read_string(o, idx, off, what);
+	return *str != NULL;
+}
+
 static uint32_t get_u32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
 }
 
-static uint16_t get_u16(const unsigned char *p)
+/* KERN_SOH and the level or flag character after it */
+static bool skip_level(const char **fmt, int *level)
 {
-	return (uint16_t)(p[0] | p[1] << 8);
+	bool any = false;
+
+	while ((*fmt)[0] == '\001' && (*fmt)[1]) {
+		if ((*fmt)[1] >= '0' && (*fmt)[1] <= '7')
+			*level = (*fmt)[1] - '0';
+		*fmt += 2;
+		any = true;
+	}
+	return any;
 }
 
+/*
+ * One struct pi_entry of the printk index (include/linux/printk.h):
+ * a message with a curated identifier when it has a component, else a
+ * site known by its automatic identifier (only with @sites).
+ */
 static bool read_entry(struct obj *o, size_t idx, uint64_t off,
-		       const char *object, struct kmsg_msgs *out)
+		       const char *object, struct kmsg_msgs *out, bool sites)
 {
-	static const char *const names[4] = { "component", "fmt", "func", "file" };
-	const char *str[4];
+	static const char *const names[] = {
+		"fmt", "func", "file", "level", "subsys_fmt_prefix", "modname",
+		"component",
+	};
+	static const unsigned int offs[] = {
+		PI_FMT, PI_FUNC, PI_FILE, PI_LEVEL, PI_PREFIX, PI_MODNAME,
+		PI_COMPONENT,
+	};
+	const char *str[7], *fmt, *text;
 	const unsigned char *e;
 	struct kmsg_msg *m;
 	uint64_t eoff;
-	size_t es, flen;
-	unsigned int level, device;
-	int k;
+	size_t es, flen, plen = 0;
+	unsigned int number;
+	int level = -1, k;
 
 	if (!resolve(o, idx, off, &es, &eoff, "pointer"))
 		return false;
@@ -321,48 +384,62 @@ static bool read_entry(struct obj *o, size_t idx, uint64_t off,
 			o->entry, sec_name(o, es), (unsigned long long)eoff);
 		return false;
 	}
-	for (k = 0; k < 4; k++) {
-		str[k] = read_string(o, es, eoff + 8 * (unsigned int)k, names[k]);
-		if (!str[k])
+	for (k = 0; k < 7; k++)
+		if (!read_opt_string(o, es, eoff + offs[k], names[k], &str[k]))
 			return false;
-	}
+	fmt = str[0];
+	if (!fmt || !str[1] || !str[2])
+		return true;	/* not a constant format: not indexed */
 	e = o->secs[es].data + eoff;
-	level = e[40];
-	device = e[41];
-	if (level > 7) {
-		corrupt(o, "entry %zu: level %u out of range", o->entry, level);
+	number = get_u32(e + PI_NUMBER);
+	if (!str[6] && !sites)
+		return true;
+	if (str[6] && (!str[6][0] || !number)) {
+		corrupt(o, "entry %zu: curated identifier \"%s.%u\" is not component.number",
+			o->entry, str[6], number);
 		return false;
 	}
-	if (device > 1) {
-		corrupt(o, "entry %zu: device flag %u is not 0 or 1", o->entry, device);
-		return false;
+
+	/* the level: in the format, or given apart (dev_printk()) */
+	text = fmt;
+	skip_level(&text, &level);
+	if (str[3]) {
+		const char *lv = str[3];
+
+		skip_level(&lv, &level);
 	}
-	if (!str[0][0] || get_u16(e + 42) != strlen(str[0])) {
-		corrupt(o, "entry %zu: component_len %u does not match the component",
-			o->entry, get_u16(e + 42));
-		return false;
-	}
-	if (get_u32(e + 44) != strlen(str[1])) {
-		corrupt(o, "entry %zu: fmt_len %u does not match the format",
-			o->entry, get_u32(e + 44));
-		return false;
-	}
+	if (level < 0)
+		level = 4;	/* printk()'s default, as the index shows it */
+	flen = strlen(text);
+	if (flen && text[flen - 1] == '\n')
+		flen--;
 
 	KMSG_GROW(out->v, out->cap, out->n);
 	m = &out->v[out->n++];
 	memset(m, 0, sizeof(*m));
-	m->component = kmsg_xstrdup(str[0]);
-	flen = strlen(str[1]);
-	if (flen && str[1][flen - 1] == '\n')
-		flen--;
-	m->format = kmsg_xstrndup(str[1], flen);
-	m->func = kmsg_xstrdup(str[2]);
-	m->file = kmsg_xstrdup(str[3]);
-	m->line = get_u32(e + 32);
-	m->number = get_u32(e + 36);
-	m->level = level;
-	m->device = device;
-	m->id = kmsg_xprintf("%s.%u", m->component, m->number);
+	m->modname = kmsg_xstrdup(str[5] ? str[5] : "");
+	m->auto_id = kmsg_xprintf("%s.h%08x", str[5] && str[5][0] ? str[5] :
+				  (strcmp(object, "vmlinux") ? object : "vmlinux"),
+				  (unsigned int)kmsg_fmt_hash(text, flen));
+	if (str[6]) {
+		char *prefix = kmsg_xprintf("%s.%u: ", str[6], number);
+
+		/* the macros print the identifier; the docs leave it out */
+		if (!strncmp(text, prefix, strlen(prefix)))
+			plen = strlen(prefix);
+		free(prefix);
+		m->component = kmsg_xstrdup(str[6]);
+		m->id = kmsg_xprintf("%s.%u", str[6], number);
+	} else {
+		m->component = kmsg_xstrdup("");
+	}
+	m->format = kmsg_xstrndup(text + plen, flen - plen);
+	m->func = kmsg_xstrdup(str[1]);
+	m->file = kmsg_xstrdup(str[2]);
+	m->line = get_u32(e + PI_LINE);
+	m->number = str[6] ? number : 0;
+	m->level = (unsigned int)level;
+	m->device = str[4] != NULL;
 	m->object = kmsg_xstrdup(object);
 	m->path = kmsg_xstrdup(o->path);
 	return true;
@@ -442,6 +519,8 @@ static char *build_id(struct obj *o)
 static void msg_free(struct kmsg_msg *m)
 {
 	free(m->id);
+	free(m->auto_id);
+	free(m->modname);
 	free(m->component);
 	free(m->format);
 	free(m->file);
@@ -462,7 +541,8 @@ void kmsg_msgs_free(struct kmsg_msgs *m)
 	m->cap = 0;
 }
 
-static bool read_index(struct obj *o, struct kmsg_msgs *tmp, char **bid)
+static bool read_index(struct obj *o, struct kmsg_msgs *tmp, char **bid,
+		       bool sites)
 {
 	char *object;
 	size_t i, k;
@@ -473,17 +553,17 @@ static bool read_index(struct obj *o, struct kmsg_msgs *tmp, char **bid)
 	for (i = 1; i < o->nsec && !o->err; i++) {
 		const struct sec *s = &o->secs[i];
 
-		if (!s->name || strcmp(s->name, ".kmsg_index"))
+		if (!s->name || strcmp(s->name, ".printk_index"))
 			continue;
 		if (!sec_load(o, i))
 			break;
 		if (s->size % 8) {
-			corrupt(o, "section .kmsg_index: size %zu is not a multiple of 8",
+			corrupt(o, "section .printk_index: size %zu is not a multiple of 8",
 				s->size);
 			break;
 		}
 		for (k = 0; k < s->size / 8; k++) {
-			if (!read_entry(o, i, k * 8, object, tmp))
+			if (!read_entry(o, i, k * 8, object, tmp, sites))
 				break;
 			o->entry++;
 		}
@@ -496,8 +576,8 @@ static bool read_index(struct obj *o, struct kmsg_msgs *tmp, char **bid)
 	return true;
 }
 
-int kmsg_index_read(const char *path, struct kmsg_msgs *out, char **bid,
-		    char **err)
+static int index_read(const char *path, struct kmsg_msgs *out, char **bid,
+		      char **err, bool sites)
 {
 	struct obj o = { .path = path };
 	struct kmsg_msgs tmp = { 0 };
@@ -530,13 +610,13 @@ int kmsg_index_read(const char *path, struct kmsg_msgs *out, char **bid,
 		goto out;
 	}
 	if (o.fsize < sizeof(Elf64_Ehdr)) {
-		*err = kmsg_xprintf("%s: corrupt kmsg index: truncated ELF header",
+		*err = kmsg_xprintf("%s: corrupt printk index: truncated ELF header",
 				    path);
 		goto out;
 	}
 	o.elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!o.elf || elf_kind(o.elf) != ELF_K_ELF) {
-		*err = kmsg_xprintf("%s: corrupt kmsg index: ELF: %s", path,
+		*err = kmsg_xprintf("%s: corrupt printk index: ELF: %s", path,
 				    elf_errmsg(-1));
 		goto out;
 	}
@@ -553,7 +633,7 @@ int kmsg_index_read(const char *path, struct kmsg_msgs *out, char **bid,
 		goto out;
 	}
 	if (elf_getshdrnum(o.elf, &o.nsec) || elf_getshdrstrndx(o.elf, &shstrndx)) {
-		*err = kmsg_xprintf("%s: corrupt kmsg index: ELF: %s", path,
+		*err = kmsg_xprintf("%s: corrupt printk index: ELF: %s", path,
 				    elf_errmsg(-1));
 		goto out;
 	}
@@ -563,7 +643,7 @@ int kmsg_index_read(const char *path, struct kmsg_msgs *out, char **bid,
 	if ((o.nsec || o.eh.e_shoff) &&
 	    (o.eh.e_shentsize != sizeof(Elf64_Shdr) || o.eh.e_shoff > o.fsize ||
 	     (o.nsec ? o.nsec : 1) > (o.fsize - o.eh.e_shoff) / sizeof(Elf64_Shdr))) {
-		*err = kmsg_xprintf("%s: corrupt kmsg index: section headers beyond the end of the file",
+		*err = kmsg_xprintf("%s: corrupt printk index: section headers beyond the end of the file",
 				    path);
 		goto out;
 	}
@@ -572,14 +652,14 @@ int kmsg_index_read(const char *path, struct kmsg_msgs *out, char **bid,
 		Elf_Scn *scn = elf_getscn(o.elf, i);
 
 		if (!scn || !gelf_getshdr(scn, &o.secs[i].sh)) {
-			*err = kmsg_xprintf("%s: corrupt kmsg index: ELF: %s", path,
+			*err = kmsg_xprintf("%s: corrupt printk index: ELF: %s", path,
 					    elf_errmsg(-1));
 			goto out;
 		}
 		o.secs[i].name = elf_strptr(o.elf, shstrndx, o.secs[i].sh.sh_name);
 	}
-	if (!read_index(&o, &tmp, bid)) {
-		*err = o.err ? o.err : kmsg_xprintf("%s: corrupt kmsg index", path);
+	if (!read_index(&o, &tmp, bid, sites)) {
+		*err = o.err ? o.err : kmsg_xprintf("%s: corrupt printk index", path);
 		o.err = NULL;
 		goto out;
 	}
@@ -604,6 +684,18 @@ out:
 		*bid = NULL;
 	}
 	return ret;
+}
+
+int kmsg_index_read(const char *path, struct kmsg_msgs *out, char **bid,
+		    char **err)
+{
+	return index_read(path, out, bid, err, false);
+}
+
+int kmsg_index_read_sites(const char *path, struct kmsg_msgs *out,
+			  char **bid, char **err)
+{
+	return index_read(path, out, bid, err, true);
 }
 
 static int path_cmp(const void *a, const void *b)

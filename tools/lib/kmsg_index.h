@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kmsg_index - read the kmsg index (.kmsg_index) of vmlinux, a module or
- * an object file: one struct kmsg_index_entry per call site, as
- * include/linux/kmsg.h defines it (x86_64, little endian):
+ * kmsg_index - read the printk index (.printk_index) of vmlinux, a module
+ * or an object file: one struct pi_entry per call site, as
+ * include/linux/printk.h defines it with the kmsg series (x86_64, little
+ * endian, packed):
  *
- *	+0 component, +8 fmt, +16 func, +24 file	(pointers)
- *	+32 line, +36 number				(u32)
- *	+40 level, +41 device (u8), +42 component_len (u16), +44 fmt_len (u32)
+ *	+0 fmt, +8 func, +16 file			(pointers)
+ *	+24 line					(u32)
+ *	+28 level, +36 subsys_fmt_prefix, +44 modname,
+ *	+52 component					(pointers, may be NULL)
+ *	+60 number					(u32)
  *
- * ".kmsg_index" holds 8-byte pointers to the entries.  In a relocatable
+ * ".printk_index" holds 8-byte pointers to the entries.  In a relocatable
  * file (ET_REL: .o, .ko) every pointer is an R_X86_64_64 relocation of a
- * SHT_RELA section; in ET_EXEC/ET_DYN (vmlinux) it is a virtual address.
+ * SHT_RELA section (a NULL pointer has none); in ET_EXEC/ET_DYN (vmlinux)
+ * it is a virtual address.  An entry with a component is a message with a
+ * curated identifier (a kmsg_*() macro); every entry is a site with an
+ * automatic identifier, "<modname>.h<hash of its format>".
  *
  * The file is untrusted: each pointer, string and size is checked, and a
- * problem gives "FILE: corrupt kmsg index: ..." instead of entries.
+ * problem gives "FILE: corrupt printk index: ..." instead of entries.
  */
 #ifndef KMSG_INDEX_H
 #define KMSG_INDEX_H
@@ -21,14 +27,29 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define KMSG_INDEX_ENTRY_SIZE	48
+#define KMSG_INDEX_ENTRY_SIZE	64
+#define PI_FMT		0
+#define PI_FUNC		8
+#define PI_FILE		16
+#define PI_LINE		24
+#define PI_LEVEL	28
+#define PI_PREFIX	36
+#define PI_MODNAME	44
+#define PI_COMPONENT	52
+#define PI_NUMBER	60
 
 struct kmsg_msg {
-	char *id;		/* "component.number" */
-	char *component;
+	char *id;		/* "component.number", NULL for a plain site */
+	char *auto_id;		/* "<modname>.h<hash>" */
+	char *modname;		/* KBUILD_MODNAME, "" if unknown */
+	char *component;	/* "" for a plain site */
 	unsigned int number;
 	unsigned int level;	/* 0..7 */
-	char *format;		/* as compiled, one trailing "\n" removed */
+	/*
+	 * as compiled, without level header, one trailing "\n" and the
+	 * "component.number: " a kmsg_*() macro prints
+	 */
+	char *format;
 	char *file;
 	unsigned int line;
 	char *func;
@@ -52,6 +73,10 @@ void kmsg_msgs_free(struct kmsg_msgs *m);
  */
 int kmsg_index_read(const char *path, struct kmsg_msgs *out, char **build_id,
 		    char **err);
+
+/* Same, with every site of the index, not only curated messages */
+int kmsg_index_read_sites(const char *path, struct kmsg_msgs *out,
+			  char **build_id, char **err);
 
 /*
  * The ELF files an OBJECT argument names: path itself if it is not a

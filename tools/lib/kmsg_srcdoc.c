@@ -393,6 +393,13 @@ void kmsg_doc_free(struct kmsg_doc *doc)
 		free(doc->trans[i].format);
 	}
 	free(doc->trans);
+	free(doc->modname);
+	for (i = 0; i < doc->naliases; i++) {
+		free(doc->aliases[i].auto_id);
+		free(doc->aliases[i].modname);
+		free(doc->aliases[i].format);
+	}
+	free(doc->aliases);
 	free(doc);
 }
 

@@ -128,6 +128,17 @@ struct kmsg_trans {
 	unsigned int line;
 };
 
+/*
+ * An automatic id a catalog entry documents (docs-db/FORMAT.md, "Messages
+ * without an identifier of their own"): "MODNAME.hXXXXXXXX"
+ */
+struct kmsg_alias {
+	char *auto_id;		/* "oom_kill.h1a2b3c4d" */
+	char *modname;		/* "oom_kill" */
+	char *format;		/* the format hashed; NULL if given as an id */
+	unsigned int line;
+};
+
 struct kmsg_doc {
 	enum kmsg_doc_source source;
 	char *component;
@@ -157,6 +168,16 @@ struct kmsg_doc {
 	size_t nparams, capparams;
 	struct kmsg_trans *trans;	/* sorted by locale, no duplicates */
 	size_t ntrans, captrans;
+	/*
+	 * Catalog only: the KBUILD_MODNAME of the file printing the message
+	 * (NULL if not given), and the automatic ids the entry documents:
+	 * [0] is the one of modname and format, the auto-id lines follow in
+	 * their order.  None unless modname is given.
+	 */
+	char *modname;
+	unsigned int modname_line;
+	struct kmsg_alias *aliases;
+	size_t naliases, capaliases;
 };
 
 struct kmsg_docs {
