@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# In the guest: time per message of printk(), kmsg_info() with the
-# kmsg:kmsg event off and on, and trace_printk(), with kmsgbench.
+# In the guest: time per message of a plain pr_info() with the kmsg:kmsg
+# event off (printk) and on (printk-on), of kmsg_info(), a message with a
+# curated id, with the event off and on, and of trace_printk(), with
+# kmsgbench.
 # Console output is suppressed by the console log level, so that the
 # console does not dominate. Prints "RUN mode ns_per_message" for every
 # run, then "RESULT mode ns_per_message" lines, the median of REPS runs of
@@ -29,8 +31,9 @@ median() {
 # Runs interleave the modes, so that drift of the host affects them alike
 i=0
 while [ $i -lt "$REPS" ]; do
-	for mode in printk kmsg-off kmsg-on trace_printk; do
+	for mode in printk printk-on kmsg-off kmsg-on trace_printk; do
 		case $mode in
+		printk-on) echo 1 > "$inst/events/kmsg/kmsg/enable"; ns=$(one printk) ;;
 		kmsg-on) echo 1 > "$inst/events/kmsg/kmsg/enable"; ns=$(one kmsg) ;;
 		kmsg-off) ns=$(one kmsg) ;;
 		*) ns=$(one "$mode") ;;
@@ -43,7 +46,7 @@ while [ $i -lt "$REPS" ]; do
 	i=$((i + 1))
 done
 sed 's/^/RUN /' /tmp/bench.raw
-for mode in printk kmsg-off kmsg-on trace_printk; do
+for mode in printk printk-on kmsg-off kmsg-on trace_printk; do
 	grep "^$mode " /tmp/bench.raw | cut -d' ' -f2 | median | sed "s/^/RESULT $mode /"
 done
 rmdir "$inst"

@@ -47,7 +47,9 @@ mkdir -p "$outdir"
 
 # boot MODE ACCEL TIMEOUT OUTDIR
 boot() {
-	local m=$1 a=$2 t=$3 o=$4 cpu=max rc=0 drive=() clock=()
+	local m=$1 a=$2 t=$3 o=$4 cpu=max rc=0 drive=() clock=() boot_args=""
+	# the check records every message of the boot (selftest boot_coverage)
+	[ "$m" = check ] && boot_args="trace_event=kmsg:kmsg"
 	[ "$a" = kvm ] && cpu=host
 	[ -n "$icount" ] && [ "$a" = tcg ] && clock=(-icount "shift=$icount")
 	[ -n "$disk" ] && drive=(-drive "file=$disk,format=raw,if=virtio")
@@ -56,7 +58,7 @@ boot() {
 		-accel "$a" -cpu "$cpu" -smp "$smp" -m "$mem" \
 		-nodefaults -no-reboot -display none -monitor none \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic no_hash_pointers kmsg_mode=$m $append" \
+		-append "console=ttyS0 panic=-1 oops=panic $boot_args kmsg_mode=$m $append" \
 		-serial "file:$o/console.log" -serial "file:$o/guest.log" \
 		"${drive[@]}" "${clock[@]}" </dev/null || rc=$?
 	return $rc

@@ -19,7 +19,7 @@
 #define FIRE_CPUS_PATH	"/sys/kernel/debug/kmsgtest/fire_cpus"
 #define FIRE_NMI_PATH	"/sys/kernel/debug/kmsgtest/fire_nmi"
 #define FIRE_SOFTIRQ_PATH	"/sys/kernel/debug/kmsgtest/fire_softirq"
-#define INDEX_DIR	"/sys/kernel/debug/kmsg/index"
+#define INDEX_DIR	"/sys/kernel/debug/printk/index"
 #define INDEX_PATH	INDEX_DIR "/kmsgtest"
 #define RECORD_MAX	16384
 /*
@@ -31,6 +31,7 @@
 
 struct kmsg_record {
 	int level;
+	unsigned long long seq;
 	char text[RECORD_MAX];
 	char dict[RECORD_MAX];
 };
@@ -83,8 +84,9 @@ static const struct expected_msg expected[] = {
 	  "a message without arguments\\n" },
 	{ 13, 0, "kmsgtest.13: emergency drill 1 of 3, no action needed",
 	  false, false, "emergency drill %d of %d, no action needed\\n" },
-	/* prefix form: a plain printk(), not in the kmsg index */
-	{ 14, 4, "kmsgtest.14: prefix form still works", false, false, NULL },
+	/* prefix form: a plain printk(), no curated identifier in the index */
+	{ 14, 4, "kmsgtest.14: prefix form still works", false, false,
+	  "prefix form %s\\n" },
 	{ 15, 6, "kmsgtest.15: buffer [wxyz] [wx]", false, false,
 	  "buffer [%.*s] [%.2s]\\n" },
 	{ 16, 6, "kmsgtest.16: context task cpu [0-9]*", true, false,
@@ -98,27 +100,27 @@ static const struct expected_msg expected[] = {
 #define NR_EXPECTED (sizeof(expected) / sizeof(expected[0]))
 
 struct index_line {
-	char comp[32];
-	unsigned int nr;
 	int level;
-	char kind[8];
 	char file[256];
 	unsigned int line;
 	char func[128];
 	char fmt[512];
 };
 
-/* A line of a kmsg index file: "comp.N <L> kind file:line func "fmt"" */
+/* A line of a printk index file: "<L[,c]> file:line func "fmt"" */
 static inline int parse_index_line(const char *s, struct index_line *l)
 {
 	const char *q;
 	size_t len;
 	int n = 0;
 
-	if (sscanf(s, "%31[^.].%u <%d> %7s %255[^:]:%u %127s \"%n",
-		   l->comp, &l->nr, &l->level, l->kind, l->file, &l->line,
-		   l->func, &n) != 7 || !n)
-		return -EINVAL;
+	if (sscanf(s, "<%d%*[^>]> %255[^:]:%u %127s \"%n", &l->level,
+		   l->file, &l->line, l->func, &n) != 4 || !n) {
+		n = 0;
+		if (sscanf(s, "<%d> %255[^:]:%u %127s \"%n", &l->level,
+			   l->file, &l->line, l->func, &n) != 4 || !n)
+			return -EINVAL;
+	}
 	q = strrchr(s + n, '"');
 	if (!q || q[1] != '\n')
 		return -EINVAL;
@@ -195,6 +197,7 @@ static inline int parse_record(const char *buf, struct kmsg_record *rec)
 	if (!text)
 		return -EINVAL;
 	rec->level = atoi(buf) & 7;
+	rec->seq = strtoull(strchr(buf, ',') ? strchr(buf, ',') + 1 : "", NULL, 10);
 	text++;
 	end = strchr(text, '\n');
 	if (!end)
@@ -204,6 +207,26 @@ static inline int parse_record(const char *buf, struct kmsg_record *rec)
 	rec->text[len] = '\0';
 	snprintf(rec->dict, sizeof(rec->dict), "%s", end + 1);
 	return 0;
+}
+
+/*
+ * Undo /dev/kmsg's escaping of a record's text in place: it writes bytes
+ * below ' ', from 127 up, and '\\' as "\xHH".
+ */
+static inline void unescape_text(char *s)
+{
+	char *out = s;
+	unsigned int c;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] == 'x' && sscanf(s + 2, "%2x", &c) == 1) {
+			*out++ = (char)c;
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
 }
 
 static inline bool is_message(const char *text, unsigned int nr)

@@ -2,12 +2,16 @@
 /*
  * kmsg selftests: the kmsg:kmsg trace event.
  *
- * In a tracefs instance of its own, records each kmsgtest message and
- * checks the record's component, number, level, device and format, and
- * that the text rebuilt from its binary arguments is, byte for byte, the
- * text /dev/kmsg shows. Then: a module's events outlive the module,
- * softirq, hard interrupt and NMI context, both CPUs at once, ring-buffer
- * overruns, and the event disabled.
+ * First, the boot: the guest enables kmsg:kmsg on the kernel command line,
+ * and every /dev/kmsg record from the first event on must be rebuilt from
+ * the events with its sequence number. Then, in a tracefs instance of its
+ * own: plain messages of every path to printk() (test_modules/kmsg_paths),
+ * identifiers across two builds of a module (test_modules/kmsg_ids_*),
+ * each kmsgtest message with its curated identifier, level, device and
+ * format, a module's events outliving the module, softirq, hard interrupt
+ * and NMI context, both CPUs at once, ring-buffer overruns, and the event
+ * disabled. A text rebuilt from an event's binary arguments must be, byte
+ * for byte, the text /dev/kmsg shows.
  *
  * Needs libtracefs and libtraceevent, and the kmsg tools' decoder and
  * renderer (tools/lib of the kmsg project).
@@ -27,12 +31,15 @@
 
 #include "kmsg_common.h"
 #include "kmsg_event.h"
+#include "kmsg_id.h"
 #include "kmsg_ksyms.h"
 #include "kmsg_render.h"
 #include "kmsg_strbuf.h"
 #include "kmsg_text.h"
 
-#define MAX_RECORDS	1024
+#define MAX_RECORDS	8192
+#define KMSG_TRACE_DEVICE	0x02
+#define TEST_MODULES	"test_modules"
 /* common_flags bits of a record made in interrupt and NMI context */
 #define TRACE_FLAG_HARDIRQ	0x08
 #define TRACE_FLAG_SOFTIRQ	0x10
@@ -42,8 +49,9 @@
 struct trace_msg {
 	struct kmsg_msg msg;
 	unsigned int common_flags;
-	char component[64], fmt[1100], driver[64], device[64];
-	char text[RECORD_MAX];
+	char component[64], fmt[1100], driver[64], device[64], modname[64];
+	char auto_id[KMSG_ID_MAX];
+	char text[2048];
 	int problems;		/* markers in the text, or -1: not decoded */
 	size_t str_len[KMSG_ARGS_MAX];	/* string arguments */
 	int nargs;
@@ -108,6 +116,10 @@ static int collect_one(struct tep_event *event, struct tep_record *rec,
 	copy_str(t->fmt, sizeof(t->fmt), &t->msg.fmt);
 	copy_str(t->driver, sizeof(t->driver), &t->msg.driver);
 	copy_str(t->device, sizeof(t->device), &t->msg.device);
+	copy_str(t->modname, sizeof(t->modname), &t->msg.modname);
+	if (kmsg_auto_id(t->auto_id, sizeof(t->auto_id), t->msg.modname.s,
+			 t->msg.modname.len, t->msg.fmt.s, t->msg.fmt.len) < 0)
+		t->auto_id[0] = '\0';
 	t->problems = rebuild(&t->msg, c->opts, t);
 	return 0;
 }
@@ -131,6 +143,36 @@ FIXTURE(small) {
 	struct trace_ctx t;
 };
 
+/* The event's decoder, the symbols, room for MAX_RECORDS records */
+static int decoder_setup(struct trace_ctx *self, char *err, size_t errlen)
+{
+	self->tep = tracefs_local_events(NULL);
+	if (!self->tep) {
+		snprintf(err, errlen, "tracefs_local_events() failed");
+		return -1;
+	}
+	if (kmsg_event_init(&self->ev, self->tep, err, errlen))
+		return -1;
+	if (kmsg_ksyms_load(&self->ksyms, "/proc/kallsyms")) {
+		snprintf(err, errlen, "cannot read /proc/kallsyms");
+		return -1;
+	}
+	self->opts.long_size = sizeof(long);
+	self->opts.symbolic_errname = true;
+	self->opts.lookup_symbol = kmsg_ksyms_lookup;
+	self->opts.lookup_ctx = &self->ksyms;
+	self->msgs = calloc(MAX_RECORDS, sizeof(*self->msgs));
+	if (!self->msgs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	self->c.ev = &self->ev;
+	self->c.opts = &self->opts;
+	self->c.msgs = self->msgs;
+	self->c.max = MAX_RECORDS;
+	return 0;
+}
+
 static void ctx_setup(struct __test_metadata *_metadata,
 			struct trace_ctx *self, int buffer_kb)
 {
@@ -141,21 +183,7 @@ static void ctx_setup(struct __test_metadata *_metadata,
 	self->inst = tracefs_instance_create(name);
 	ASSERT_NE(NULL, self->inst);
 	ASSERT_EQ(0, tracefs_instance_set_buffer_size(self->inst, buffer_kb, -1));
-	self->tep = tracefs_local_events(NULL);
-	ASSERT_NE(NULL, self->tep);
-	ASSERT_EQ(0, kmsg_event_init(&self->ev, self->tep, err, sizeof(err)))
-		TH_LOG("%s", err);
-	ASSERT_EQ(0, kmsg_ksyms_load(&self->ksyms, "/proc/kallsyms"));
-	self->opts.long_size = sizeof(long);
-	self->opts.symbolic_errname = true;
-	self->opts.lookup_symbol = kmsg_ksyms_lookup;
-	self->opts.lookup_ctx = &self->ksyms;
-	self->msgs = calloc(MAX_RECORDS, sizeof(*self->msgs));
-	ASSERT_NE(NULL, self->msgs);
-	self->c.ev = &self->ev;
-	self->c.opts = &self->opts;
-	self->c.msgs = self->msgs;
-	self->c.max = MAX_RECORDS;
+	ASSERT_EQ(0, decoder_setup(self, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, tracefs_event_enable(self->inst, "kmsg", "kmsg"));
 }
 
@@ -202,13 +230,26 @@ static int collect(struct trace_ctx *self)
 					  collect_one, &self->c);
 }
 
+/*
+ * Is @t kmsgtest message @nr? By its curated identifier, or for the prefix
+ * form (a plain printk()) by the identifier its format starts with.
+ */
+static bool is_kmsgtest(const struct trace_msg *t, unsigned int nr)
+{
+	char prefix[32];
+
+	if (!strcmp(t->component, "kmsgtest"))
+		return t->msg.number == nr;
+	snprintf(prefix, sizeof(prefix), "kmsgtest.%u: ", nr);
+	return !t->component[0] && !strncmp(t->fmt, prefix, strlen(prefix));
+}
+
 static struct trace_msg *find(struct trace_ctx *self, unsigned int nr)
 {
 	int i;
 
 	for (i = 0; i < self->c.n; i++)
-		if (!strcmp(self->msgs[i].component, "kmsgtest") &&
-		    self->msgs[i].msg.number == nr)
+		if (is_kmsgtest(&self->msgs[i], nr))
 			return &self->msgs[i];
 	return NULL;
 }
@@ -218,7 +259,7 @@ static int count_nr(struct trace_ctx *self, unsigned int nr)
 	int i, n = 0;
 
 	for (i = 0; i < self->c.n; i++)
-		n += self->msgs[i].msg.number == nr;
+		n += is_kmsgtest(&self->msgs[i], nr);
 	return n;
 }
 
@@ -233,6 +274,301 @@ static void index_fmt_unescaped(const char *in, char *out, size_t size)
 		out[n++] = *in;
 	}
 	out[n] = '\0';
+}
+
+/* A /dev/kmsg record: its sequence number and unescaped text */
+struct devkmsg_rec {
+	unsigned long long seq;
+	char text[RECORD_MAX];
+};
+
+/*
+ * Read the kernel's records of /dev/kmsg (facility 0), opened O_NONBLOCK
+ * on @fd, until none is left; at most @max. Returns how many.
+ */
+static int read_devkmsg(int fd, struct devkmsg_rec *recs, int max)
+{
+	static char buf[RECORD_MAX];
+	static struct kmsg_record tmp;
+	ssize_t len;
+	int n = 0;
+
+	while (n < max) {
+		len = read(fd, buf, sizeof(buf) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (len <= 0)
+			break;
+		buf[len] = '\0';
+		/* kernel messages only: not what user space wrote */
+		if (parse_record(buf, &tmp) || atoi(buf) >> 3)
+			continue;
+		unescape_text(tmp.text);
+		recs[n].seq = tmp.seq;
+		snprintf(recs[n].text, sizeof(recs[n].text), "%s", tmp.text);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Each record of @recs from sequence number @from on must be rebuilt,
+ * byte for byte, from the events with its sequence number, joined in the
+ * order they were recorded (a record with pr_cont() fragments has one
+ * event per fragment). Logs every record that is not; returns how many.
+ */
+static int check_join(struct __test_metadata *_metadata,
+		      struct trace_ctx *self, const struct devkmsg_rec *recs,
+		      int n, unsigned long long from, int *checked)
+{
+	static char joined[8192];
+	int i, j, bad = 0;
+
+	*checked = 0;
+	for (i = 0; i < n; i++) {
+		size_t len = 0;
+		int events = 0;
+
+		if (recs[i].seq < from)
+			continue;
+		(*checked)++;
+		joined[0] = '\0';
+		for (j = 0; j < self->c.n; j++) {
+			const struct trace_msg *t = &self->msgs[j];
+
+			if (t->msg.seq != recs[i].seq)
+				continue;
+			events++;
+			len += snprintf(joined + len, sizeof(joined) - len,
+					"%s", t->text);
+			if (len >= sizeof(joined))
+				len = sizeof(joined) - 1;
+		}
+		if (!events) {
+			bad++;
+			TH_LOG("seq %llu has no event: %s", recs[i].seq,
+			       recs[i].text);
+		} else if (strcmp(joined, recs[i].text)) {
+			bad++;
+			TH_LOG("seq %llu rebuilt from %d event(s) as '%s', /dev/kmsg has '%s'",
+			       recs[i].seq, events, joined, recs[i].text);
+		}
+	}
+	return bad;
+}
+
+static struct trace_msg *find_fmt(struct trace_ctx *self, const char *fmt)
+{
+	int i;
+
+	for (i = 0; i < self->c.n; i++)
+		if (!strcmp(self->msgs[i].fmt, fmt))
+			return &self->msgs[i];
+	return NULL;
+}
+
+/* The automatic identifier a message of @modname with @fmt must have */
+static const char *auto_id_of(const char *modname, const char *fmt)
+{
+	static char id[KMSG_ID_MAX];
+
+	if (kmsg_auto_id(id, sizeof(id), modname, strlen(modname), fmt,
+			 strlen(fmt)) < 0)
+		return "";
+	return id;
+}
+
+/*
+ * The guest boots with trace_event=kmsg:kmsg: from the first event on,
+ * every record of the boot (and of the tests that ran before this one)
+ * is in the top instance's stream, with an identifier and the same text.
+ */
+TEST(boot_coverage)
+{
+	static struct trace_ctx ctx;
+	struct trace_ctx *self = &ctx;
+	struct devkmsg_rec *recs;
+	unsigned long long first = ~0ULL;
+	char err[256], *enabled;
+	int i, fd, n, checked, bad, noid = 0;
+
+	enabled = tracefs_instance_file_read(NULL, "events/kmsg/kmsg/enable",
+					     NULL);
+	ASSERT_NE(NULL, enabled);
+	if (enabled[0] != '1') {
+		free(enabled);
+		SKIP(return, "boot without trace_event=kmsg:kmsg");
+	}
+	free(enabled);
+	ASSERT_EQ(0, decoder_setup(self, err, sizeof(err))) TH_LOG("%s", err);
+	recs = calloc(MAX_RECORDS, sizeof(*recs));
+	ASSERT_NE(NULL, recs);
+
+	/* Stop recording, then read what the boot left */
+	ASSERT_EQ(0, tracefs_event_disable(NULL, "kmsg", "kmsg"));
+	ASSERT_LE(0, collect(self));
+	EXPECT_EQ(0, self->c.bad);
+	EXPECT_EQ(0, self->c.missed);
+	ASSERT_LT(0, self->c.n);
+	for (i = 0; i < self->c.n; i++) {
+		if (self->msgs[i].msg.seq < first)
+			first = self->msgs[i].msg.seq;
+		noid += !self->msgs[i].auto_id[0];
+	}
+	EXPECT_EQ(0, noid);
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	n = read_devkmsg(fd, recs, MAX_RECORDS);
+	close(fd);
+	bad = check_join(_metadata, self, recs, n, first, &checked);
+	TH_LOG("%d records from seq %llu on, %d events, %d not rebuilt",
+	       checked, first, self->c.n, bad);
+	EXPECT_LT(10, checked);
+	EXPECT_EQ(0, bad);
+
+	kmsg_ksyms_free(&self->ksyms);
+	tep_free(self->tep);
+	free(self->msgs);
+	free(recs);
+}
+
+/*
+ * Plain messages of every path to printk(), from a module that knows
+ * nothing of kmsg, decoded after the module is gone: each record the
+ * module made is rebuilt from its events, and the events name the module
+ * and the format.
+ */
+TEST_F(trace, plain_paths)
+{
+	struct devkmsg_rec *recs = calloc(512, sizeof(*recs));
+	unsigned long long from = ~0ULL;
+	struct trace_msg *t;
+	int i, fd, n, checked;
+
+	ASSERT_NE(NULL, recs);
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	lseek(fd, 0, SEEK_END);
+	ASSERT_EQ(0, system("insmod " TEST_MODULES "/kmsg_paths.ko"));
+	ASSERT_EQ(0, system("rmmod kmsg_paths"));
+	/* once more with %pK restricted to zeros */
+	ASSERT_EQ(0, write_str("/proc/sys/kernel/kptr_restrict", "2\n"));
+	EXPECT_EQ(0, system("insmod " TEST_MODULES "/kmsg_paths.ko"));
+	write_str("/proc/sys/kernel/kptr_restrict", "0\n");
+	EXPECT_EQ(0, system("rmmod kmsg_paths"));
+	n = read_devkmsg(fd, recs, 512);
+	close(fd);
+	ASSERT_LE(0, collect(&self->t));
+	EXPECT_EQ(0, self->t.c.bad);
+
+	/* The records of the module: from its first message to its last */
+	for (i = 0; i < n && from == ~0ULL; i++)
+		if (strstr(recs[i].text, "kmsg_paths: pr_info with pr_fmt"))
+			from = recs[i].seq;
+	ASSERT_NE(~0ULL, from);
+	EXPECT_EQ(0, check_join(_metadata, &self->t, recs, n, from, &checked));
+	EXPECT_LT(40, checked);
+	for (i = 0; i < n; i++)
+		if (strstr(recs[i].text, "kmsg_paths: pointers ") &&
+		    strstr(recs[i].text, " 0000000000000000 "))
+			break;
+	EXPECT_GT(n, i) TH_LOG("no %%pK printed as zeros");
+
+	/* pr_fmt() is part of the format; the module names the message */
+	t = find_fmt(&self->t, "kmsg_paths: pr_info with pr_fmt, %d and %s");
+	ASSERT_NE(NULL, t);
+	EXPECT_STREQ("kmsg_paths", t->modname);
+	EXPECT_STREQ("", t->component);
+	EXPECT_EQ(0, t->msg.number);
+	EXPECT_EQ(6, (int)t->msg.level);
+	EXPECT_STREQ(auto_id_of("kmsg_paths", t->fmt), t->auto_id);
+
+	/* A level-less printk() gets the default level */
+	t = find_fmt(&self->t, "printk without a level %u");
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(4, (int)t->msg.level);
+
+	/* A device message: driver and device, the format without them */
+	t = find_fmt(&self->t, "device error %d on %s");
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(KMSG_TRACE_DEVICE, t->msg.flags);
+	EXPECT_STREQ("platform", t->driver);
+	EXPECT_STREQ("kmsg_paths", t->device);
+	EXPECT_STREQ("platform kmsg_paths: device error -5 on port 1", t->text);
+
+	/* A device without driver, bus or class */
+	t = find_fmt(&self->t, "bare device message %d");
+	ASSERT_NE(NULL, t);
+	EXPECT_STREQ("", t->driver);
+	EXPECT_STREQ(" kmsg_paths_bare: bare device message 42", t->text);
+
+	/* The once variant fires once; the continuation has four events */
+	EXPECT_NE(NULL, find_fmt(&self->t, "kmsg_paths: once, whatever i is (%d)"));
+	EXPECT_NE(NULL, find_fmt(&self->t, " %s"));
+
+	/* Pointers: as printk() printed them, whether hashed or not */
+	t = find_fmt(&self->t, "kmsg_paths: pointers %p %pK %px");
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(0, t->problems);
+	free(recs);
+}
+
+/*
+ * The same messages in other lines and functions of a second build keep
+ * their identifiers; the reworded one gets a new one. Each identifier is
+ * the one computed from the module name and the format in the source.
+ */
+TEST_F(trace, ids_stable)
+{
+	static const char * const fmts[] = {
+		"kmsg_ids: first message %d",
+		"kmsg_ids: second message %s",
+		"kmsg_ids: third message",
+		"kmsg_ids: third message, reworded",
+	};
+	char ids_a[4][KMSG_ID_MAX] = { 0 }, ids_b[4][KMSG_ID_MAX] = { 0 };
+	unsigned long long ip_a = 0, ip_b = 0;
+	struct trace_msg *t;
+	size_t i;
+
+	ASSERT_EQ(0, system("insmod " TEST_MODULES "/kmsg_ids_a.ko"));
+	ASSERT_EQ(0, system("rmmod kmsg_ids"));
+	ASSERT_LE(0, collect(&self->t));
+	for (i = 0; i < 4; i++) {
+		t = find_fmt(&self->t, fmts[i]);
+		if (!t)
+			continue;
+		EXPECT_STREQ("kmsg_ids", t->modname);
+		snprintf(ids_a[i], KMSG_ID_MAX, "%s", t->auto_id);
+		if (i == 1)
+			ip_a = t->msg.ip;
+	}
+
+	ASSERT_EQ(0, system("insmod " TEST_MODULES "/kmsg_ids_b.ko"));
+	ASSERT_EQ(0, system("rmmod kmsg_ids"));
+	ASSERT_LE(0, collect(&self->t));
+	for (i = 0; i < 4; i++) {
+		t = find_fmt(&self->t, fmts[i]);
+		if (!t)
+			continue;
+		snprintf(ids_b[i], KMSG_ID_MAX, "%s", t->auto_id);
+		if (i == 1)
+			ip_b = t->msg.ip;
+	}
+
+	EXPECT_STREQ(auto_id_of("kmsg_ids", fmts[0]), ids_a[0]);
+	EXPECT_STREQ(auto_id_of("kmsg_ids", fmts[1]), ids_a[1]);
+	EXPECT_STREQ(auto_id_of("kmsg_ids", fmts[2]), ids_a[2]);
+	EXPECT_STREQ("", ids_a[3]);
+	EXPECT_STREQ(ids_a[0], ids_b[0]);
+	EXPECT_STREQ(ids_a[1], ids_b[1]);
+	EXPECT_STREQ("", ids_b[2]);
+	EXPECT_STREQ(auto_id_of("kmsg_ids", fmts[3]), ids_b[3]);
+	EXPECT_STRNE(ids_a[2], ids_b[3]);
+	/* the second message moved to another function */
+	EXPECT_NE(0, ip_a);
+	EXPECT_NE(0, ip_b);
 }
 
 /* Every kmsgtest message: record fields, and text equal to /dev/kmsg */
@@ -250,19 +586,25 @@ TEST_F(trace, every_message)
 		ASSERT_LE(0, collect(&self->t));
 		EXPECT_EQ(0, self->t.c.bad);
 		t = find(&self->t, e->nr);
-		if (!e->index_fmt) {
-			/* the prefix form is a plain printk(): no event */
-			EXPECT_EQ(NULL, t) TH_LOG("kmsgtest.%u traced", e->nr);
-			continue;
-		}
 		ASSERT_NE(NULL, t) TH_LOG("kmsgtest.%u: no event", e->nr);
 		EXPECT_EQ(1, count_nr(&self->t, e->nr));
 		EXPECT_EQ(e->level, (int)t->msg.level);
-		EXPECT_EQ(1, t->msg.version);
-		EXPECT_EQ(0, t->msg.flags);
+		EXPECT_EQ(2, t->msg.version);
+		EXPECT_EQ(rec.seq, t->msg.seq);
+		EXPECT_EQ(e->device ? KMSG_TRACE_DEVICE : 0, t->msg.flags);
+		EXPECT_STREQ("kmsgtest", t->modname);
 		EXPECT_STREQ(e->device ? "platform" : "", t->driver);
 		EXPECT_STREQ(e->device ? "kmsgtest" : "", t->device);
-		index_fmt_unescaped(e->index_fmt, fmt, sizeof(fmt));
+		if (e->nr == 14) {
+			/* the prefix form: a plain printk(), no curated id */
+			EXPECT_STREQ("", t->component);
+			EXPECT_EQ(0, t->msg.number);
+		} else {
+			EXPECT_STREQ("kmsgtest", t->component);
+		}
+		snprintf(fmt, sizeof(fmt), "kmsgtest.%u: ", e->nr);
+		index_fmt_unescaped(e->index_fmt, fmt + strlen(fmt),
+				    sizeof(fmt) - strlen(fmt));
 		EXPECT_STREQ(fmt, t->fmt);
 		EXPECT_EQ(0, t->problems);
 		EXPECT_STREQ(rec.text, t->text)
@@ -299,7 +641,7 @@ TEST_F(trace, module_unloaded)
 	ASSERT_LE(0, collect(&self->t));
 	t = find(&self->t, 2);
 	ASSERT_NE(NULL, t);
-	EXPECT_STREQ("device %x not online", t->fmt);
+	EXPECT_STREQ("kmsgtest.2: device %x not online", t->fmt);
 	EXPECT_STREQ(rec.text, t->text);
 	EXPECT_EQ(0, load_kmsgtest());
 }
@@ -366,8 +708,9 @@ TEST_F(trace, all_cpus)
 		snprintf(want, sizeof(want), "cpu %d", t->msg.cpu);
 		EXPECT_NE(NULL, strstr(t->text, want)) TH_LOG("%s", t->text);
 	}
-	for (i = 0; i < cpus; i++)
+	for (i = 0; i < cpus; i++) {
 		EXPECT_EQ(count, per_cpu[i]) TH_LOG("cpu %d", i);
+	}
 }
 
 /* The event disabled: nothing in the buffer, the message still printed */
