@@ -48,8 +48,9 @@ mkdir -p "$outdir"
 # boot MODE ACCEL TIMEOUT OUTDIR
 boot() {
 	local m=$1 a=$2 t=$3 o=$4 cpu=max rc=0 drive=() clock=() boot_args=""
-	# the check records every message of the boot (selftest boot_coverage)
-	[ "$m" = check ] && boot_args="trace_event=kmsg:kmsg"
+	# the check and the demo record every message of the boot (selftest
+	# boot_coverage)
+	case $m in check|demo) boot_args="trace_event=kmsg:kmsg" ;; esac
 	[ "$a" = kvm ] && cpu=host
 	[ -n "$icount" ] && [ "$a" = tcg ] && clock=(-icount "shift=$icount")
 	[ -n "$disk" ] && drive=(-drive "file=$disk,format=raw,if=virtio")
