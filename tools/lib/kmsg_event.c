@@ -57,6 +57,13 @@ int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 	if (tep_find_field(e, "modname") &&
 	    !(ev->modname = field(e, "modname", true, err, errlen)))
 		return -1;
+	/* version 3's */
+	if (tep_find_field(e, "wrap_fmt") &&
+	    !(ev->wrap_fmt = field(e, "wrap_fmt", true, err, errlen)))
+		return -1;
+	if (tep_find_field(e, "wrap_args") &&
+	    !(ev->wrap_args = field(e, "wrap_args", true, err, errlen)))
+		return -1;
 	return 0;
 }
 
@@ -142,6 +149,11 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 			 msg->version, ev->seq ? "modname" : "seq");
 		return -1;
 	}
+	if (msg->version >= 3 && (!ev->wrap_fmt || !ev->wrap_args)) {
+		snprintf(err, errlen, "kmsg record of version %u, but its event format has no %s field",
+			 msg->version, ev->wrap_fmt ? "wrap_args" : "wrap_fmt");
+		return -1;
+	}
 	if (get_num(ev, rec, ev->ip, &msg->ip) ||
 	    get_num(ev, rec, ev->level, &v))
 		return bad(err, errlen, "field outside the record");
@@ -169,6 +181,18 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 	if (get_str(ev, rec, ev->driver, &msg->driver) ||
 	    get_str(ev, rec, ev->device, &msg->device))
 		return bad(err, errlen, "device outside the record or unterminated");
+	msg->wrap_fmt.s = "";
+	if (msg->version >= 3) {
+		if (get_str(ev, rec, ev->wrap_fmt, &msg->wrap_fmt))
+			return bad(err, errlen, "wrapper format outside the record or unterminated");
+		if (get_loc(ev, rec, ev->wrap_args, &msg->wrap_args,
+			    &msg->wrap_args_len))
+			return bad(err, errlen, "wrapper arguments outside the record");
+	}
+	if (!(msg->flags & KMSG_EVENT_WRAPPED))
+		msg->wrap_fmt.len = msg->wrap_args_len = 0;
+	else if (msg->version < 3)
+		return bad(err, errlen, "a wrapped message in a record of version 2");
 	return 0;
 }
 

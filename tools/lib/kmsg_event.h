@@ -11,6 +11,10 @@
  *    (modname); component and number are those of a kmsg_*() site, empty
  *    and 0 for other messages, and the format carries whatever prefix
  *    the message printed (a kmsg_*() site's "component.number: ").
+ * 3. Version 2's, and the wrapper of a message passed in a %pV
+ *    (KMSG_EVENT_WRAPPED): fmt and args are the message's, exactly as
+ *    passed in the %pV (its trailing newline included); wrap_fmt and
+ *    wrap_args the wrapper's, with an empty string for that %pV.
  *
  * Every length and offset in a record is checked against the record's
  * size: a corrupt record gives an error, never an out-of-bounds read.
@@ -27,13 +31,15 @@ struct tep_format_field;
 struct tep_record;
 
 /* The newest event layout this decoder knows (field "version"), from 1 */
-#define KMSG_EVENT_VERSION	2
+#define KMSG_EVENT_VERSION	3
 /* flags: arguments or format cut (the format to KMSG_EVENT_FMT_MAX bytes) */
 #define KMSG_EVENT_TRUNCATED	0x01
 /* flags, version 2: a device message, "<driver> <device>: " before the text */
 #define KMSG_EVENT_DEVICE	0x02
 /* flags, version 2: a KERN_CONT fragment, appended to the record of seq */
 #define KMSG_EVENT_CONT		0x04
+/* flags, version 3: the message of the first %pV of wrap_fmt */
+#define KMSG_EVENT_WRAPPED	0x08
 /* The kernel's limit of the format (KMSG_TRACE_FMT_MAX), in bytes */
 #define KMSG_EVENT_FMT_MAX	1024
 /* seq of a record that has none (version 1) or where the kernel had none */
@@ -46,6 +52,7 @@ struct kmsg_event {
 	struct tep_format_field *ip, *version, *level, *flags, *number;
 	struct tep_format_field *args, *component, *fmt, *driver, *device;
 	struct tep_format_field *seq, *modname;	/* version 2; else NULL */
+	struct tep_format_field *wrap_fmt, *wrap_args;	/* version 3 */
 };
 
 /* A string field: points into the record, not NUL-terminated */
@@ -69,6 +76,10 @@ struct kmsg_msg {
 	struct kmsg_str modname;	/* version 2; "": unknown */
 	const unsigned char *args;	/* binary arguments, in the record */
 	size_t args_len;
+	/* version 3, KMSG_EVENT_WRAPPED: the wrapper; else empty */
+	struct kmsg_str wrap_fmt;
+	const unsigned char *wrap_args;
+	size_t wrap_args_len;
 };
 
 /*
@@ -84,10 +95,23 @@ bool kmsg_event_match(const struct kmsg_event *ev, struct tep_record *rec);
 /*
  * Decode @rec into @msg. Returns 0, or -1 with the reason in @err: a
  * field outside the record, a string without its NUL, an unknown version,
- * a version 2 record of an event format without version 2's fields.
+ * a record of a version whose fields its event format lacks.
  */
 int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 		      struct kmsg_msg *msg, char *err, size_t errlen);
+
+/*
+ * The length of @m's format that names the message: a wrapped message's
+ * format is recorded as passed, with the trailing newline that the
+ * kernel leaves out of every other format.
+ */
+static inline size_t kmsg_msg_fmt_len(const struct kmsg_msg *m)
+{
+	if ((m->flags & KMSG_EVENT_WRAPPED) && m->fmt.len &&
+	    m->fmt.s[m->fmt.len - 1] == '\n')
+		return m->fmt.len - 1;
+	return m->fmt.len;
+}
 
 /*
  * A kmsg_render_opts.lookup_symbol over libtraceevent's symbol table (a

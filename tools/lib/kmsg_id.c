@@ -152,7 +152,7 @@ int kmsg_msg_ids(const struct kmsg_msg *m, kmsg_alias_fn alias, void *ctx,
 	ids->auto_known = !(m->flags & KMSG_EVENT_TRUNCATED) ||
 		m->fmt.len < KMSG_EVENT_FMT_MAX;
 	if (ids->auto_known)
-		ids->hash = kmsg_fmt_hash(m->fmt.s, m->fmt.len);
+		ids->hash = kmsg_fmt_hash(m->fmt.s, kmsg_msg_fmt_len(m));
 	if (put_auto(ids->automatic, sizeof(ids->automatic), comp, len,
 		     ids->auto_known ? &ids->hash : NULL) < 0)
 		return fail(err, errlen, "identifier too long: ", "modname");

@@ -170,6 +170,10 @@ int kmsg_json_msg(struct kmsg_strbuf *out, const struct kmsg_msg *m,
 	}
 	bad |= kmsg_strbuf_puts(out, ",\"format\":");
 	bad |= kmsg_json_str(out, m->fmt.s, m->fmt.len);
+	if (m->flags & KMSG_EVENT_WRAPPED) {
+		bad |= kmsg_strbuf_puts(out, ",\"wrapper_format\":");
+		bad |= kmsg_json_str(out, m->wrap_fmt.s, m->wrap_fmt.len);
+	}
 	bad |= kmsg_strbuf_puts(out, ",\"args\":");
 	bad |= kmsg_json_args(out, args);
 	bad |= kmsg_strbuf_puts(out, ",\"text\":");

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kmsg_text.h"
@@ -32,6 +33,42 @@ static void strip_level_headers(struct kmsg_strbuf *out, size_t from)
 		return;
 	memmove(out->buf + from, out->buf + from + n, out->len - from - n + 1);
 	out->len -= n;
+}
+
+/*
+ * A wrapped message: @wrap_fmt rendered with its arguments, the first %pV
+ * as @text (the message, rendered). Returns the markers emitted, or a
+ * negative error.
+ */
+static int render_wrapper(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
+			  const char *text, size_t text_len,
+			  const struct kmsg_render_opts *opts)
+{
+	struct kmsg_args *wrap;
+	int ret, r, i;
+
+	wrap = calloc(1, sizeof(*wrap));
+	if (!wrap)
+		return -ENOMEM;
+	ret = kmsg_args_decode(msg->wrap_fmt.s, msg->wrap_fmt.len,
+			       msg->wrap_args, msg->wrap_args_len, opts, wrap);
+	if (ret >= 0) {
+		for (i = 0; i < wrap->n; i++) {
+			struct kmsg_arg *a = &wrap->v[i];
+
+			if (a->type == KMSG_ARG_RENDERED && a->ptr_ext == 'V' &&
+			    a->status == KMSG_ARG_OK) {
+				a->str = text;
+				a->str_len = text_len;
+				break;
+			}
+		}
+		r = kmsg_render(out, msg->wrap_fmt.s, msg->wrap_fmt.len, wrap,
+				opts);
+		ret = r < 0 ? r : ret + r;
+	}
+	free(wrap);
+	return ret;
 }
 
 int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
@@ -81,6 +118,24 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	if (r < 0)
 		return r;
 	ret += r;
+	if (msg->flags & KMSG_EVENT_WRAPPED) {
+		/* the message's text goes into the wrapper's */
+		struct kmsg_strbuf inner = { 0 };
+
+		if (out->len > text_start) {
+			if (kmsg_strbuf_putn(&inner, out->buf + text_start,
+					     out->len - text_start))
+				return -ENOMEM;
+			out->len = text_start;
+			out->buf[out->len] = '\0';
+		}
+		r = render_wrapper(out, msg, inner.buf ? inner.buf : "",
+				   inner.len, opts);
+		kmsg_strbuf_free(&inner);
+		if (r < 0)
+			return r;
+		ret += r;
+	}
 	/* printk()'s limit applies to the original text only */
 	max = (dev ? KMSG_TEXT_MAX : KMSG_TEXT_MAX_PLAIN) + added;
 	if (!fmt && out->len - start > max) {

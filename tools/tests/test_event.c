@@ -2,7 +2,8 @@
 /*
  * Host tests of kmsg:kmsg record decoding: the kernel's event formats
  * (data/kmsg.format, version 1, as a 6.12 kernel with the series prints
- * it; data/kmsg-v2.format, version 2, every printk() message) parse
+ * it; data/kmsg-v2.format, version 2, every printk() message;
+ * data/kmsg-v3.format, version 3, wrapped messages apart) parse
  * without warnings, good records decode and render, and corrupt ones give
  * an error, never a crash or an out-of-bounds read (run under ASan).
  */
@@ -86,6 +87,10 @@ struct rec_spec {
 	const char *modname;
 	unsigned long long seq;
 	unsigned int flags;
+	/* version 3 */
+	const char *wrap_fmt;
+	const void *wrap_args;
+	size_t wrap_args_len;
 };
 
 /* Where an event format puts the fields */
@@ -94,12 +99,18 @@ struct layout {
 	int args;		/* __data_loc of args, then of the strings */
 	int nstr;		/* string fields */
 	int data;		/* where the dynamic data starts */
+	int strs;		/* __data_loc of the first string */
+	int wrap_args, wrap_fmt;	/* version 3: __data_loc; else 0 */
 };
 
 /* data/kmsg.format: component, fmt, driver, device */
-static const struct layout layout_v1 = { 16, 17, 18, 20, 0, 24, 4, 44 };
+static const struct layout layout_v1 = { 16, 17, 18, 20, 0, 24, 4, 44, 28, 0, 0 };
 /* data/kmsg-v2.format: component, modname, fmt, driver, device */
-static const struct layout layout_v2 = { 28, 29, 30, 24, 16, 32, 5, 56 };
+static const struct layout layout_v2 = { 28, 29, 30, 24, 16, 32, 5, 56, 36, 0, 0 };
+/* data/kmsg-v3.format: version 2's, wrap_args after args, wrap_fmt last */
+static const struct layout layout_v3 = {
+	28, 29, 30, 24, 16, 32, 5, 64, 40, 36, 60
+};
 
 static void put_loc(unsigned char *d, int at, size_t off, size_t len)
 {
@@ -138,8 +149,18 @@ static size_t build_as(unsigned char *d, int id, const struct layout *l,
 	off += s->args_len;
 	for (i = 0; i < l->nstr; i++) {
 		n = strlen(strs[i]) + 1;
-		put_loc(d, l->args + 4 + 4 * i, off, n);
+		put_loc(d, l->strs + 4 * i, off, n);
 		memcpy(d + off, strs[i], n);
+		off += n;
+	}
+	if (l->wrap_args) {
+		put_loc(d, l->wrap_args, off, s->wrap_args_len);
+		if (s->wrap_args_len)
+			memcpy(d + off, s->wrap_args, s->wrap_args_len);
+		off += s->wrap_args_len;
+		n = strlen(s->wrap_fmt ? s->wrap_fmt : "") + 1;
+		put_loc(d, l->wrap_fmt, off, n);
+		memcpy(d + off, s->wrap_fmt ? s->wrap_fmt : "", n);
 		off += n;
 	}
 	return off;
@@ -186,7 +207,7 @@ static void test_good(struct kmsg_event *ev, int id)
 {
 	unsigned char d[4096], args[64];
 	struct rec_spec s = { 1, 3, 2, args, 0, "kmsgtest",
-			      "device %x not online", "", "", NULL, 0, 0 };
+			      "device %x not online", "", "", NULL, 0, 0, NULL, NULL, 0 };
 	struct kmsg_ids ids;
 	struct kmsg_msg m;
 	char err[256] = "", text[256];
@@ -229,7 +250,7 @@ static void test_bad(struct kmsg_event *ev, int id)
 {
 	unsigned char d[4096], args[64];
 	struct rec_spec s = { 1, 3, 2, args, 0, "kmsgtest", "n %d", "", "",
-			      NULL, 0, 0 };
+			      NULL, 0, 0, NULL, NULL, 0 };
 	struct kmsg_msg m;
 	char err[256];
 	size_t size;
@@ -238,7 +259,7 @@ static void test_bad(struct kmsg_event *ev, int id)
 	s.args_len = bin_encode(args, sizeof(args), "n %d", 5);
 	size = build(d, id, &s);
 
-	s.version = 3;
+	s.version = 4;
 	build(d, id, &s);
 	err[0] = '\0';
 	ok(decode(ev, d, size, &m, err) == -1 && strstr(err, "unknown version"),
@@ -295,10 +316,12 @@ static void test_bad(struct kmsg_event *ev, int id)
 static void test_fuzz(struct kmsg_event *ev, int id, const struct layout *l)
 {
 	unsigned char d[4096], args[256], *copy;
+	unsigned char wargs[64];
 	struct rec_spec s = { l->nstr == 5 ? 2 : 1, 6, 9, args, 0, "kmsgtest",
 			      "pointers %p %px %ps %pS %s %*d %.*s %lld %hhd",
 			      "platform", "kmsgtest", "kmsgtest", 12345,
-			      l->nstr == 5 ? KMSG_EVENT_DEVICE : 0 };
+			      l->nstr == 5 ? KMSG_EVENT_DEVICE : 0,
+			      "%s[%d] %pV", wargs, 0 };
 	struct kmsg_ids ids;
 	struct kmsg_msg m;
 	char err[256], text[2048];
@@ -308,6 +331,12 @@ static void test_fuzz(struct kmsg_event *ev, int id, const struct layout *l)
 	s.args_len = bin_encode(args, sizeof(args), s.fmt, (void *)1,
 				(void *)2, (void *)3, (void *)4, "str", 5, 6,
 				3, "abcdef", -7LL, 8);
+	if (l->wrap_args) {
+		s.version = 3;
+		s.flags |= KMSG_EVENT_WRAPPED;
+		s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+					     "pfx", 3, "");
+	}
 	size = build_as(d, id, l, &s);
 	srand(1);
 	for (i = 0; i < 20000; i++) {
@@ -337,7 +366,8 @@ static void test_v2(struct kmsg_event *ev, int id)
 {
 	static const char oom[] = "Out of memory and no killable processes...";
 	unsigned char d[4096], args[64];
-	struct rec_spec s = { 2, 4, 0, args, 0, "", oom, "", "", "oom_kill", 42, 0 };
+	struct rec_spec s = { 2, 4, 0, args, 0, "", oom, "", "", "oom_kill", 42, 0,
+			      NULL, NULL, 0 };
 	struct kmsg_ids ids;
 	struct kmsg_msg m;
 	char err[256] = "", text[2048];
@@ -372,7 +402,8 @@ static void test_v2(struct kmsg_event *ev, int id)
 		static const char inner[8] = "inner\n";
 		static const char acpi[12] = "\0016ACPI: x";
 		struct rec_spec w = { 2, 4, 0, inner, sizeof(inner), "",
-				      "wrapped: %s", "", "", "mod", 7, 0 };
+				      "wrapped: %s", "", "", "mod", 7, 0,
+				      NULL, NULL, 0 };
 
 		decode(ev, d, build_as(d, id, &layout_v2, &w), &m, err);
 		text_of(&m, text, sizeof(text));
@@ -558,8 +589,13 @@ static void test_v2(struct kmsg_event *ev, int id)
 	s.version = 3;
 	size = build_as(d, id, &layout_v2, &s);
 	err[0] = '\0';
+	ok(decode(ev, d, size, &m, err) == -1 && strstr(err, "no wrap_fmt field"),
+	   "version 3 record of a version 2 format refused: %s", err);
+	s.version = 4;
+	size = build_as(d, id, &layout_v2, &s);
+	err[0] = '\0';
 	ok(decode(ev, d, size, &m, err) == -1 && strstr(err, "unknown version"),
-	   "version 3 refused: %s", err);
+	   "version 4 refused: %s", err);
 	s.version = 2;
 
 	/* a modname too long for an id: an error, not a cut id */
@@ -577,6 +613,82 @@ static void test_v2(struct kmsg_event *ev, int id)
 }
 
 /* Parse the format at @path and find kmsg:kmsg: NULL if that failed */
+/* Version 3: a message passed in a %pV, recorded as itself */
+static void test_v3(struct kmsg_event *ev, int id)
+{
+	unsigned char d[4096], args[64], wargs[64];
+	struct rec_spec s = { 3, 7, 0, args, 0, "", "bad block %u\n", "", "",
+			      "xfs", 9, KMSG_EVENT_WRAPPED, "XFS (%s): %pV",
+			      wargs, 0 };
+	struct kmsg_render_opts opts = { .long_size = 8 };
+	struct kmsg_strbuf text = { 0 };
+	struct kmsg_args a;
+	struct kmsg_ids ids;
+	struct kmsg_msg m;
+	char err[256] = "", buf[256], want[32];
+	int r;
+
+	ok(ev->wrap_fmt && ev->wrap_args, "version 3 format: wrap_fmt and wrap_args found");
+	s.args_len = bin_encode(args, sizeof(args), "bad block %u\n", 42);
+	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), "XFS (%s): %pV",
+				     "sda1", "");
+	ok(decode(ev, d, build_as(d, id, &layout_v3, &s), &m, err) == 0,
+	   "wrapped message decodes %s", err);
+	ok(m.wrap_fmt.len == 13 && m.wrap_args_len == s.wrap_args_len,
+	   "fields: wrap_fmt, wrap_args");
+	r = kmsg_msg_text(&text, &m, NULL, &opts, &a);
+	ok(!r && text.buf && !strcmp(text.buf, "XFS (sda1): bad block 42"),
+	   "the message's text fills the wrapper's %%pV: %s",
+	   text.buf ? text.buf : "");
+	ok(a.n == 1 && a.v[0].type == KMSG_ARG_UNSIGNED && a.v[0].u == 42,
+	   "the arguments are the message's");
+	kmsg_strbuf_free(&text);
+	/* the id: the message's format, without its trailing newline */
+	kmsg_auto_id(want, sizeof(want), "xfs", 3, "bad block %u", 12);
+	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+	   !strcmp(kmsg_ids_id(&ids), want),
+	   "the id is the message's, %s: %s", want, kmsg_ids_id(&ids));
+	text_id_of(&m, NULL, "Block %u defekt", buf, sizeof(buf));
+	ok(!strcmp(buf, "XFS (sda1): Block 42 defekt"),
+	   "a translation replaces the message, not the wrapper: %s", buf);
+
+	/* text after the %pV, and a second %pV rendered as a string */
+	s.fmt = "x=%d";
+	s.args_len = bin_encode(args, sizeof(args), "x=%d", -1);
+	s.wrap_fmt = "[%pV] %pV!";
+	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), "[%pV] %pV!", "",
+				     "second");
+	decode(ev, d, build_as(d, id, &layout_v3, &s), &m, err);
+	text_of(&m, buf, sizeof(buf));
+	ok(!strcmp(buf, "[x=-1] second!"), "only the first %%pV is the message: %s",
+	   buf);
+
+	/* not wrapped: wrap fields ignored */
+	s.flags = 0;
+	decode(ev, d, build_as(d, id, &layout_v3, &s), &m, err);
+	text_of(&m, buf, sizeof(buf));
+	ok(!strcmp(buf, "x=-1") && !m.wrap_fmt.len,
+	   "a message not wrapped: its own text: %s", buf);
+
+	/* a wrapped flag in a version 2 record is corrupt */
+	s.version = 2;
+	s.flags = KMSG_EVENT_WRAPPED;
+	ok(decode(ev, d, build_as(d, id, &layout_v3, &s), &m, err) == -1,
+	   "a wrapped version 2 record refused: %s", err);
+	/* a wrapper whose arguments lie outside the record */
+	s.version = 3;
+	put_loc(d, layout_v3.wrap_args, 4000, 64);
+	ok(decode(ev, d, build_as(d, id, &layout_v3, &s) - 0, &m, err) == 0,
+	   "rebuilt record decodes");
+	{
+		size_t n = build_as(d, id, &layout_v3, &s);
+
+		put_loc(d, layout_v3.wrap_args, n - 2, 64);
+		ok(decode(ev, d, n, &m, err) == -1,
+		   "wrap_args past the end refused: %s", err);
+	}
+}
+
 static struct tep_handle *setup(const char *path, struct kmsg_event *ev)
 {
 	struct tep_handle *tep;
@@ -599,6 +711,7 @@ int main(int argc, char **argv)
 {
 	const char *v1 = argc > 1 ? argv[1] : "data/kmsg.format";
 	const char *v2 = argc > 2 ? argv[2] : "data/kmsg-v2.format";
+	const char *v3 = argc > 3 ? argv[3] : "data/kmsg-v3.format";
 	struct tep_handle *tep;
 	struct kmsg_event ev;
 
@@ -615,6 +728,12 @@ int main(int argc, char **argv)
 	if (tep) {
 		test_v2(&ev, ev.event->id);
 		test_fuzz(&ev, ev.event->id, &layout_v2);
+		tep_free(tep);
+	}
+	tep = setup(v3, &ev);
+	if (tep) {
+		test_v3(&ev, ev.event->id);
+		test_fuzz(&ev, ev.event->id, &layout_v3);
 		tep_free(tep);
 	}
 	return tap_done();
