@@ -30,6 +30,21 @@ static __printf(1, 2) void kmsg_paths_wrap(const char *fmt, ...)
 	va_end(args);
 }
 
+/* What netdev_printk() does for a net device with a parent device */
+static __printf(2, 3) void kmsg_paths_netdev(struct device *dev,
+					      const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_printk_emit(LOGLEVEL_WARNING, dev, "%s %s %s: %pV",
+			dev_driver_string(dev), dev_name(dev), "kpath0", &vaf);
+	va_end(args);
+}
+
 static void kmsg_paths_device(void)
 {
 	struct platform_device *pdev;
@@ -41,6 +56,8 @@ static void kmsg_paths_device(void)
 		dev_info(&pdev->dev, "device info, no arguments\n");
 		dev_printk(KERN_NOTICE, &pdev->dev, "dev_printk at notice %u\n", 7);
 		dev_err_probe(&pdev->dev, -ENODEV, "probe failed for %s\n", "kmsg");
+		dev_printk_emit(LOGLEVEL_INFO, &pdev->dev, "dev_printk_emit %d\n", 5);
+		kmsg_paths_netdev(&pdev->dev, "link %s at %u Mb/s\n", "up", 1000);
 		platform_device_unregister(pdev);
 	}
 
