@@ -63,14 +63,24 @@ static int cmd_report(struct options *o, const char *file)
 	if (!handle) {
 		fprintf(stderr, "%s: %s: not a readable trace.dat file\n", prog,
 			file);
+		kmsg_ksyms_free(&ks);
 		return 1;
 	}
 	if (state_init(&st, o, tracecmd_get_tep(handle))) {
 		tracecmd_close(handle);
+		kmsg_ksyms_free(&ks);
 		return 1;
 	}
-	st.ropts.lookup_symbol = o->kallsyms ? kmsg_ksyms_lookup : kmsg_tep_lookup;
-	st.ropts.lookup_ctx = o->kallsyms ? (void *)&ks : (void *)st.tep;
+	/* %ps and %pS with " [module]": the trace.dat's kallsyms */
+	if (!o->kallsyms && kmsg_ksyms_from_tep(&ks, st.tep)) {
+		fprintf(stderr, "%s: %s: cannot copy its symbols: out of memory\n",
+			prog, file);
+		state_free(&st);
+		tracecmd_close(handle);
+		return 1;
+	}
+	st.ropts.lookup_symbol = kmsg_ksyms_lookup;
+	st.ropts.lookup_ctx = &ks;
 	tracecmd_follow_missed_events(handle, report_missed, &st);
 	ret = tracecmd_iterate_events(handle, NULL, 0, report_record, &st);
 	ret = finish(&st, ret < 0 && !st.done ? -EIO : 0);

@@ -2,35 +2,56 @@
 /*
  * Symbol table from /proc/kallsyms text
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <event-parse.h>
+
 #include "kmsg_ksyms.h"
 
+/* include/linux/kallsyms.h and module.h (64-bit), with the NUL */
+#define KSYM_NAME_LEN	512
+#define MODULE_NAME_LEN	64
+
+/* by address, and symbols at one address in the order of the text */
 static int cmp_addr(const void *a, const void *b)
 {
 	const struct kmsg_ksym *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* "ADDR TYPE NAME[\t[MODULE]]" */
-static int parse_line(const char *line, size_t len, struct kmsg_ksym *sym)
+/*
+ * "ADDR TYPE NAME[\t[MODULE]]" of /proc/kallsyms, or with !typed
+ * "ADDR NAME[ [MODULE]]" of tep_print_funcs(). Absolute symbols (per-CPU
+ * offsets) are no addresses %pS prints: skipped, as libtraceevent does.
+ * Returns 1 for a line that is skipped.
+ */
+static int parse_line(const char *line, size_t len, bool typed,
+		      struct kmsg_ksym *sym)
 {
-	char buf[512], name[256], module[128] = "";
-	char type;
+	char buf[1024], name[KSYM_NAME_LEN], module[MODULE_NAME_LEN] = "";
+	char type = 't';
 	int n;
 
 	if (len >= sizeof(buf))
-		return -1;
+		return 1;
 	memcpy(buf, line, len);
 	buf[len] = '\0';
-	n = sscanf(buf, "%llx %c %255s [%127[^]]]", &sym->addr, &type, name,
-		   module);
-	if (n < 3 || !sym->addr)
-		return -1;
+	if (typed)
+		n = sscanf(buf, "%llx %c %511s [%63[^]]]", &sym->addr, &type,
+			   name, module) - 1;
+	else
+		n = sscanf(buf, "%llx %511s [%63[^]]]", &sym->addr, name,
+			   module);
+	if (n < 2 || !sym->addr || type == 'A' || type == 'a')
+		return 1;
 	sym->name = strdup(name);
 	sym->module = module[0] ? strdup(module) : NULL;
 	if (!sym->name || (module[0] && !sym->module)) {
@@ -41,10 +62,11 @@ static int parse_line(const char *line, size_t len, struct kmsg_ksym *sym)
 	return 0;
 }
 
-int kmsg_ksyms_parse(struct kmsg_ksyms *ks, const char *text, size_t len)
+static int parse(struct kmsg_ksyms *ks, const char *text, size_t len,
+		 bool typed)
 {
 	const char *p = text, *end = text + len, *nl;
-	size_t cap = 0;
+	size_t cap = 0, line = 0;
 	struct kmsg_ksym *tmp;
 	int ret;
 
@@ -61,18 +83,25 @@ int kmsg_ksyms_parse(struct kmsg_ksyms *ks, const char *text, size_t len)
 				goto nomem;
 			ks->syms = tmp;
 		}
-		ret = parse_line(p, nl - p, &ks->syms[ks->n]);
-		if (ret == -ENOMEM)
+		ret = parse_line(p, nl - p, typed, &ks->syms[ks->n]);
+		if (ret < 0)
 			goto nomem;
+		ks->syms[ks->n].line = line++;
 		if (!ret)
 			ks->n++;
 		p = nl + 1;
 	}
-	qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
+	if (ks->n)
+		qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
 	return 0;
 nomem:
 	kmsg_ksyms_free(ks);
 	return -ENOMEM;
+}
+
+int kmsg_ksyms_parse(struct kmsg_ksyms *ks, const char *text, size_t len)
+{
+	return parse(ks, text, len, true);
 }
 
 int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path)
@@ -109,6 +138,33 @@ int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path)
 	return ret;
 }
 
+/*
+ * libtraceevent keeps the module of each symbol it read from kallsyms
+ * (the trace.dat's, with trace-cmd) but has no call that returns it; only
+ * tep_print_funcs() prints it, to stdout. In glibc stdout is a variable
+ * one may set: point it at a memory stream for the call.
+ */
+int kmsg_ksyms_from_tep(struct kmsg_ksyms *ks, struct tep_handle *tep)
+{
+	FILE *saved = stdout, *mem;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	ks->syms = NULL;
+	ks->n = 0;
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return -ENOMEM;
+	fflush(saved);
+	stdout = mem;
+	tep_print_funcs(tep);
+	stdout = saved;
+	ret = fclose(mem) ? -ENOMEM : parse(ks, text, len, false);
+	free(text);
+	return ret;
+}
+
 void kmsg_ksyms_free(struct kmsg_ksyms *ks)
 {
 	size_t i;
@@ -120,6 +176,13 @@ void kmsg_ksyms_free(struct kmsg_ksyms *ks)
 	free(ks->syms);
 	ks->syms = NULL;
 	ks->n = 0;
+}
+
+static bool same_module(const struct kmsg_ksym *a, const struct kmsg_ksym *b)
+{
+	if (!a->module || !b->module)
+		return a->module == b->module;
+	return !strcmp(a->module, b->module);
 }
 
 int kmsg_ksyms_lookup(void *ctx, unsigned long long addr, const char **name,
@@ -140,11 +203,16 @@ int kmsg_ksyms_lookup(void *ctx, unsigned long long addr, const char **name,
 	}
 	if (!lo)
 		return -1;
-	i = lo - 1;
-	/* its size: up to the next symbol at a higher address */
-	for (next = lo; next < ks->n && ks->syms[next].addr == ks->syms[i].addr;)
-		next++;
-	if (next == ks->n)
+	next = lo;
+	/* of symbols at one address, the kernel names the first listed */
+	for (i = lo - 1; i && ks->syms[i - 1].addr == ks->syms[i].addr;)
+		i--;
+	/*
+	 * Its size: up to the next symbol, of the same module (the kernel
+	 * looks no further than the module's own symbols). Past the last
+	 * symbol of a module or of vmlinux the end is not known.
+	 */
+	if (next == ks->n || !same_module(&ks->syms[i], &ks->syms[next]))
 		return -1;
 	*name = ks->syms[i].name;
 	*offset = addr - ks->syms[i].addr;

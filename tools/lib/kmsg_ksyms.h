@@ -8,10 +8,13 @@
 
 #include <stddef.h>
 
+struct tep_handle;
+
 struct kmsg_ksym {
 	unsigned long long addr;
 	char *name;
 	char *module;		/* NULL for vmlinux */
+	size_t line;		/* of the text it was read from */
 };
 
 struct kmsg_ksyms {
@@ -23,6 +26,11 @@ struct kmsg_ksyms {
 int kmsg_ksyms_parse(struct kmsg_ksyms *ks, const char *text, size_t len);
 /* Read and parse a file (normally /proc/kallsyms) */
 int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path);
+/*
+ * The symbols libtraceevent read from kallsyms (with trace-cmd, those of
+ * the trace.dat), with their modules, which its lookups do not return
+ */
+int kmsg_ksyms_from_tep(struct kmsg_ksyms *ks, struct tep_handle *tep);
 void kmsg_ksyms_free(struct kmsg_ksyms *ks);
 
 /* A kmsg_render_opts.lookup_symbol over a struct kmsg_ksyms (ctx) */
