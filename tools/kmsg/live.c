@@ -167,9 +167,13 @@ static int cmd_live(struct options *o)
 	}
 	tracefs_load_cmdlines(NULL, tep);
 	st->comm_miss = comm_lookup;
-	if (kmsg_ksyms_load(&ks, o->kallsyms ?: "/proc/kallsyms"))
-		fprintf(stderr, "%s: cannot read %s: %%ps and %%pS print addresses\n",
-			prog, o->kallsyms ?: "/proc/kallsyms");
+	ret = kmsg_ksyms_load(&ks, o->kallsyms ?: "/proc/kallsyms");
+	if (!ret && !ks.n)
+		ret = -ENODATA;
+	if (ret)
+		fprintf(stderr, "%s: %s: %s: %%ps and %%pS print addresses\n",
+			prog, o->kallsyms ?: "/proc/kallsyms",
+			kmsg_ksyms_strerror(ret));
 	if (tracefs_event_enable(live_instance, "kmsg", "kmsg")) {
 		fprintf(stderr, "%s: cannot enable kmsg:kmsg\n", prog);
 		ret = 1;

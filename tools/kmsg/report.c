@@ -54,9 +54,16 @@ static int cmd_report(struct options *o, const char *file)
 	struct state st;
 	int ret;
 
-	if (o->kallsyms && kmsg_ksyms_load(&ks, o->kallsyms)) {
-		fprintf(stderr, "%s: cannot read %s\n", prog, o->kallsyms);
-		return 1;
+	if (o->kallsyms) {
+		ret = kmsg_ksyms_load(&ks, o->kallsyms);
+		if (!ret && !ks.n)
+			ret = -ENODATA;
+		if (ret) {
+			fprintf(stderr, "%s: %s: %s\n", prog, o->kallsyms,
+				kmsg_ksyms_strerror(ret));
+			kmsg_ksyms_free(&ks);
+			return 1;
+		}
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	handle = tracecmd_open(file, 0);

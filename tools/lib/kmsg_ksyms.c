@@ -3,6 +3,7 @@
  * Symbol table from /proc/kallsyms text
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,9 @@
 #include <event-parse.h>
 
 #include "kmsg_ksyms.h"
+
+/* the largest kallsyms text read */
+#define KMSG_KSYMS_FILE_MAX	(256U << 20)
 
 /* include/linux/kallsyms.h and module.h (64-bit), with the NUL */
 #define KSYM_NAME_LEN	512
@@ -29,32 +33,52 @@ static int cmp_addr(const void *a, const void *b)
 
 /*
  * "ADDR TYPE NAME[\t[MODULE]]" of /proc/kallsyms, or with !typed
- * "ADDR NAME[ [MODULE]]" of tep_print_funcs(). Absolute symbols (per-CPU
- * offsets) are no addresses %pS prints: skipped, as libtraceevent does.
- * Returns 1 for a line that is skipped.
+ * "ADDR NAME[ [MODULE]]" of tep_print_funcs(); other lines are skipped
+ * (returns 1). So are absolute symbols (per-CPU offsets), no addresses
+ * %pS prints, as libtraceevent skips them, and address 0 (hidden).
  */
-static int parse_line(const char *line, size_t len, bool typed,
+static int parse_line(const char *p, const char *end, bool typed,
 		      struct kmsg_ksym *sym)
 {
-	char buf[1024], name[KSYM_NAME_LEN], module[MODULE_NAME_LEN] = "";
+	const char *name, *mod = NULL;
+	size_t name_len, mod_len = 0;
 	char type = 't';
-	int n;
+	long digits = 0;
 
-	if (len >= sizeof(buf))
+	if (end > p && end[-1] == '\r')
+		end--;
+	while (digits < end - p && isxdigit((unsigned char)p[digits]))
+		digits++;
+	if (!digits || digits > 16 || end - p < digits + 2 || p[digits] != ' ')
 		return 1;
-	memcpy(buf, line, len);
-	buf[len] = '\0';
-	if (typed)
-		n = sscanf(buf, "%llx %c %511s [%63[^]]]", &sym->addr, &type,
-			   name, module) - 1;
-	else
-		n = sscanf(buf, "%llx %511s [%63[^]]]", &sym->addr, name,
-			   module);
-	if (n < 2 || !sym->addr || type == 'A' || type == 'a')
+	sym->addr = strtoull(p, NULL, 16);	/* stops at the ' ' */
+	p += digits + 1;
+	if (typed) {
+		type = *p++;
+		if (type == ' ' || type == '\t' || end - p < 2 || *p++ != ' ')
+			return 1;
+	}
+	name = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	name_len = p - name;
+	if (p < end) {
+		/* "\t[MODULE]" (" [MODULE]" of tep_print_funcs()) */
+		if (end - p < 4 || *p != (typed ? '\t' : ' ') || p[1] != '[' ||
+		    end[-1] != ']')
+			return 1;
+		mod = p + 2;
+		mod_len = end - 1 - mod;
+		if (!mod_len || mod_len >= MODULE_NAME_LEN ||
+		    memchr(mod, ']', mod_len))
+			return 1;
+	}
+	if (!name_len || name_len >= KSYM_NAME_LEN || !sym->addr ||
+	    type == 'A' || type == 'a')
 		return 1;
-	sym->name = strdup(name);
-	sym->module = module[0] ? strdup(module) : NULL;
-	if (!sym->name || (module[0] && !sym->module)) {
+	sym->name = strndup(name, name_len);
+	sym->module = mod ? strndup(mod, mod_len) : NULL;
+	if (!sym->name || (mod && !sym->module)) {
 		free(sym->name);
 		free(sym->module);
 		return -ENOMEM;
@@ -83,13 +107,13 @@ static int parse(struct kmsg_ksyms *ks, const char *text, size_t len,
 				goto nomem;
 			ks->syms = tmp;
 		}
-		ret = parse_line(p, nl - p, typed, &ks->syms[ks->n]);
+		ret = parse_line(p, nl, typed, &ks->syms[ks->n]);
 		if (ret < 0)
 			goto nomem;
 		ks->syms[ks->n].line = line++;
 		if (!ret)
 			ks->n++;
-		p = nl + 1;
+		p = nl < end ? nl + 1 : end;
 	}
 	if (ks->n)
 		qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
@@ -107,9 +131,9 @@ int kmsg_ksyms_parse(struct kmsg_ksyms *ks, const char *text, size_t len)
 int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *text = NULL;
+	char *text = NULL, *t;
 	size_t len = 0, cap = 0, n;
-	int ret;
+	int ret = 0;
 
 	ks->syms = NULL;
 	ks->n = 0;
@@ -117,25 +141,41 @@ int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path)
 		return -errno;
 	for (;;) {
 		if (cap - len < 65536) {
-			char *t = realloc(text, cap + 1048576);
-
+			if (cap >= KMSG_KSYMS_FILE_MAX) {
+				ret = -EFBIG;
+				break;
+			}
+			t = realloc(text, cap + 1048576);
 			if (!t) {
-				free(text);
-				fclose(f);
-				return -ENOMEM;
+				ret = -ENOMEM;
+				break;
 			}
 			text = t;
 			cap += 1048576;
 		}
+		errno = 0;
 		n = fread(text + len, 1, cap - len, f);
-		if (!n)
+		if (!n) {
+			if (ferror(f))
+				ret = errno ? -errno : -EIO;
 			break;
+		}
 		len += n;
 	}
 	fclose(f);
-	ret = kmsg_ksyms_parse(ks, text, len);
+	if (!ret)
+		ret = kmsg_ksyms_parse(ks, text, len);
 	free(text);
 	return ret;
+}
+
+const char *kmsg_ksyms_strerror(int err)
+{
+	if (err == -ENODATA)
+		return "no symbol addresses (not /proc/kallsyms text, or hidden by kptr_restrict)";
+	if (err == -EFBIG)
+		return "larger than 256 MiB";
+	return strerror(-err);
 }
 
 /*

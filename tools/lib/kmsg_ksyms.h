@@ -24,8 +24,14 @@ struct kmsg_ksyms {
 
 /* Parse kallsyms text of @len bytes; lines that do not parse are skipped */
 int kmsg_ksyms_parse(struct kmsg_ksyms *ks, const char *text, size_t len);
-/* Read and parse a file (normally /proc/kallsyms) */
+/*
+ * Read and parse a file (normally /proc/kallsyms): 0, or -errno (-EFBIG
+ * past 256 MiB). A file with no symbol (all addresses 0 for a reader
+ * kptr_restrict hides them from) gives a table of none.
+ */
 int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path);
+/* What is wrong with a kallsyms file, from its -errno; -ENODATA: no symbols */
+const char *kmsg_ksyms_strerror(int err);
 /*
  * The symbols libtraceevent read from kallsyms (with trace-cmd, those of
  * the trace.dat), with their modules, which its lookups do not return
@@ -33,7 +39,10 @@ int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path);
 int kmsg_ksyms_from_tep(struct kmsg_ksyms *ks, struct tep_handle *tep);
 void kmsg_ksyms_free(struct kmsg_ksyms *ks);
 
-/* A kmsg_render_opts.lookup_symbol over a struct kmsg_ksyms (ctx) */
+/*
+ * A kmsg_render_opts.lookup_symbol over a struct kmsg_ksyms (ctx). The
+ * name and module point into the table.
+ */
 int kmsg_ksyms_lookup(void *ctx, unsigned long long addr, const char **name,
 		      unsigned long long *offset, unsigned long long *size,
 		      const char **module);

@@ -5,9 +5,11 @@
  * kmsg report does with a trace.dat's), the messages render as the
  * kernel printed them, " [module]" included. Output is TAP.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 
@@ -40,7 +42,15 @@
 
 /* lines libtraceevent would refuse, kmsg skips */
 static const char kallsyms[] = KALLSYMS "not a symbol line\n"
-	"ffffffffa0003000 t\n";
+	"ffffffffa0003000 t\n"
+	"daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+	"0xffffffffa0003000 t hex_prefix\n"
+	"ffffffffa0003000  t two_spaces\n"
+	"1ffffffffa0003000 t seventeen_digits\n"
+	"ffffffffa0003000 t unclosed\t[kmsgtest\n"
+	"ffffffffa0003000 t empty_module\t[]\n"
+	"ffffffffa0003000 t space_module [kmsgtest]\n"
+	"ffffffffa0003000 t";
 
 /* kmsg_render() of fmt and its arguments over the table ks */
 static int renders(struct kmsg_ksyms *ks, const char *want, const char *fmt,
@@ -104,12 +114,11 @@ static void test_symbols(struct kmsg_ksyms *ks, const char *from)
 /* kallsyms text read by kmsg itself: --kallsyms, and kmsg live */
 static void test_kallsyms_text(void)
 {
+	char line[19 + 512 + 11];
 	struct kmsg_ksyms ks;
-	char *line;
-	size_t n;
 
 	ok(!kmsg_ksyms_parse(&ks, kallsyms, strlen(kallsyms)) && ks.n == 15,
-	   "kallsyms text: 15 symbols, absolute and broken lines skipped");
+	   "kallsyms text: 15 symbols; absolute ones, other lines skipped");
 	test_symbols(&ks, "kallsyms text");
 	ok(renders(&ks, "_stext+0x0/0x100 cleanup_module [kmsgtest]",
 		   "%pS %ps", P(0xffffffff81000000), P(0xffffffffa00006d3)),
@@ -117,19 +126,24 @@ static void test_kallsyms_text(void)
 	kmsg_ksyms_free(&ks);
 
 	/* KSYM_NAME_LEN is 512: a 511-byte name, with its module */
-	n = 17 + 2 + 511 + 10;
-	line = malloc(n + 1);
-	if (!line)
-		exit(1);
 	memcpy(line, "ffffffffa0000000 t ", 19);
 	memset(line + 19, 'n', 511);
 	memcpy(line + 19 + 511, "\t[kmsgtest]", 11);
-	ok(!kmsg_ksyms_parse(&ks, line, n + 1) && ks.n == 1 &&
+	ok(!kmsg_ksyms_parse(&ks, line, 19 + 511 + 11) && ks.n == 1 &&
 	   strlen(ks.syms[0].name) == 511 && ks.syms[0].module &&
 	   !strcmp(ks.syms[0].module, "kmsgtest"),
 	   "kallsyms text: a name of 511 bytes, whole, and its module");
 	kmsg_ksyms_free(&ks);
-	free(line);
+	line[19 + 511] = 'n';
+	ok(!kmsg_ksyms_parse(&ks, line, 19 + 512) && ks.n == 0,
+	   "kallsyms text: a name of 512 bytes, too long, skipped");
+	kmsg_ksyms_free(&ks);
+
+	ok(!kmsg_ksyms_parse(&ks, "ffffffffa0000000 t f\t[m]\r\n", 24) &&
+	   ks.n == 1 && !strcmp(ks.syms[0].name, "f") &&
+	   !strcmp(ks.syms[0].module, "m"),
+	   "kallsyms text: a line ending in CR LF");
+	kmsg_ksyms_free(&ks);
 }
 
 /* The trace.dat's kallsyms, as libtracecmd hands them to libtraceevent */
@@ -158,10 +172,45 @@ static void test_from_tep(void)
 	tep_free(tep);
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		exit(1);
+}
+
+/* --kallsyms FILE: what is wrong with a file */
+static void test_load(void)
+{
+	char dir[] = "/tmp/test_ksyms.XXXXXX", path[64];
+	struct kmsg_ksyms ks;
+
+	if (!mkdtemp(dir))
+		exit(1);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	ok(kmsg_ksyms_load(&ks, path) == -ENOENT &&
+	   !strcmp(kmsg_ksyms_strerror(-ENOENT), "No such file or directory"),
+	   "a file that is not there: ENOENT, its message");
+	ok(kmsg_ksyms_load(&ks, dir) == -EISDIR, "a directory: EISDIR");
+	write_file(path, "0000000000000000 T _stext\n"
+		   "0000000000000000 t kmsgtest_target\t[kmsgtest]\n");
+	ok(!kmsg_ksyms_load(&ks, path) && !ks.n &&
+	   strstr(kmsg_ksyms_strerror(-ENODATA), "kptr_restrict"),
+	   "addresses hidden: no symbols, and a message that says why");
+	kmsg_ksyms_free(&ks);
+	write_file(path, KALLSYMS);
+	ok(!kmsg_ksyms_load(&ks, path) && ks.n == 15, "a kallsyms file: 15 symbols");
+	kmsg_ksyms_free(&ks);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
 	test_kallsyms_text();
 	test_from_tep();
+	test_load();
 	return tap_done();
 }
