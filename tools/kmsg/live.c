@@ -27,6 +27,7 @@
 struct live {
 	struct state st;
 	int comm_tried[COMM_TRIED];	/* pids looked up again, by pid */
+	struct kmsg_ksyms_file ksyms;	/* for %ps and %pS */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -116,12 +117,10 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int live_loop(struct state *st, struct kmsg_ksyms *ks)
+static int live_loop(struct state *st)
 {
 	double end = st->opt->duration ? now() + st->opt->duration : 0;
 
-	st->ropts.lookup_symbol = kmsg_ksyms_lookup;
-	st->ropts.lookup_ctx = ks;
 	tracefs_follow_missed_events(live_instance, live_missed, st);
 	while (!stop_requested && !st->done) {
 		if (tracefs_iterate_raw_events(st->tep, live_instance, NULL, 0,
@@ -140,7 +139,6 @@ static int cmd_live(struct options *o)
 {
 	const char *systems[] = { "kmsg", NULL };
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct kmsg_ksyms ks = { 0 };
 	struct tep_handle *tep;
 	struct live lv;
 	struct state *st = &lv.st;
@@ -167,18 +165,23 @@ static int cmd_live(struct options *o)
 	}
 	tracefs_load_cmdlines(NULL, tep);
 	st->comm_miss = comm_lookup;
-	ret = kmsg_ksyms_load(&ks, o->kallsyms ?: "/proc/kallsyms");
-	if (!ret && !ks.n)
-		ret = -ENODATA;
+	/*
+	 * Symbols of modules loaded since are not in the table: an address
+	 * not found reads /proc/kallsyms again, at most once a second
+	 */
+	lv.ksyms.path = o->kallsyms ?: "/proc/kallsyms";
+	lv.ksyms.reload_ns = o->kallsyms ? 0 : 1000000000ULL;
+	ret = kmsg_ksyms_file_load(&lv.ksyms);
 	if (ret)
 		fprintf(stderr, "%s: %s: %s: %%ps and %%pS print addresses\n",
-			prog, o->kallsyms ?: "/proc/kallsyms",
-			kmsg_ksyms_strerror(ret));
+			prog, lv.ksyms.path, kmsg_ksyms_strerror(ret));
+	st->ropts.lookup_symbol = kmsg_ksyms_file_lookup;
+	st->ropts.lookup_ctx = &lv.ksyms;
 	if (tracefs_event_enable(live_instance, "kmsg", "kmsg")) {
 		fprintf(stderr, "%s: cannot enable kmsg:kmsg\n", prog);
 		ret = 1;
 	} else {
-		ret = finish(st, live_loop(st, &ks));
+		ret = finish(st, live_loop(st));
 	}
 	state_free(st);
 out:
@@ -186,12 +189,11 @@ out:
 	tracefs_instance_destroy(live_instance);
 	tracefs_instance_free(live_instance);
 	live_instance = NULL;
-	kmsg_ksyms_free(&ks);
+	kmsg_ksyms_file_free(&lv.ksyms);
 	if (tep)
 		tep_free(tep);
 	return ret;
 }
-
 
 int live_main(int argc, char **argv)
 {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event-parse.h>
 
@@ -176,6 +177,56 @@ const char *kmsg_ksyms_strerror(int err)
 	if (err == -EFBIG)
 		return "larger than 256 MiB";
 	return strerror(-err);
+}
+
+static unsigned long long monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+int kmsg_ksyms_file_load(struct kmsg_ksyms_file *kf)
+{
+	struct kmsg_ksyms ks;
+	int ret;
+
+	if (!kf->clock_ns)
+		kf->clock_ns = monotonic_ns;
+	kf->read_ns = kf->clock_ns();
+	kf->reads++;
+	ret = kmsg_ksyms_load(&ks, kf->path);
+	if (ret)
+		return ret;
+	if (!ks.n) {
+		kmsg_ksyms_free(&ks);
+		return -ENODATA;	/* the table kf has stays */
+	}
+	kmsg_ksyms_free(&kf->ks);
+	kf->ks = ks;
+	return 0;
+}
+
+int kmsg_ksyms_file_lookup(void *ctx, unsigned long long addr,
+			   const char **name, unsigned long long *offset,
+			   unsigned long long *size, const char **module)
+{
+	struct kmsg_ksyms_file *kf = ctx;
+
+	if (!kmsg_ksyms_lookup(&kf->ks, addr, name, offset, size, module))
+		return 0;
+	/* a module loaded since: read the file again, at most so often */
+	if (!kf->reload_ns || !kf->clock_ns ||
+	    kf->clock_ns() - kf->read_ns < kf->reload_ns ||
+	    kmsg_ksyms_file_load(kf))
+		return -1;
+	return kmsg_ksyms_lookup(&kf->ks, addr, name, offset, size, module);
+}
+
+void kmsg_ksyms_file_free(struct kmsg_ksyms_file *kf)
+{
+	kmsg_ksyms_free(&kf->ks);
 }
 
 /*

@@ -47,4 +47,30 @@ int kmsg_ksyms_lookup(void *ctx, unsigned long long addr, const char **name,
 		      unsigned long long *offset, unsigned long long *size,
 		      const char **module);
 
+/*
+ * The symbols of a file that may change: /proc/kallsyms, as modules are
+ * loaded. Set path, reload_ns and, for a test, clock_ns; then
+ * kmsg_ksyms_file_load() reads it: 0, -errno, or -ENODATA for a file
+ * without symbols. A file that cannot be read keeps the table read before.
+ */
+struct kmsg_ksyms_file {
+	const char *path;
+	/* an address not found reads path again, at most this often; 0: never */
+	unsigned long long reload_ns;
+	unsigned long long (*clock_ns)(void);	/* default CLOCK_MONOTONIC */
+	unsigned long long read_ns;	/* when path was last read */
+	unsigned int reads;		/* how often path was read */
+	struct kmsg_ksyms ks;
+};
+
+int kmsg_ksyms_file_load(struct kmsg_ksyms_file *kf);
+/*
+ * A kmsg_render_opts.lookup_symbol over a struct kmsg_ksyms_file (ctx).
+ * The name and module are valid until the next lookup.
+ */
+int kmsg_ksyms_file_lookup(void *ctx, unsigned long long addr,
+			   const char **name, unsigned long long *offset,
+			   unsigned long long *size, const char **module);
+void kmsg_ksyms_file_free(struct kmsg_ksyms_file *kf);
+
 #endif /* KMSG_KSYMS_H */

@@ -206,11 +206,105 @@ static void test_load(void)
 	rmdir(dir);
 }
 
+static unsigned long long fake_ns;
+
+static unsigned long long fake_clock(void)
+{
+	return fake_ns;
+}
+
+/* %pS of a symbol of kf: "name+off/size [module]", or the address */
+static const char *pS(struct kmsg_ksyms_file *kf, unsigned long long addr)
+{
+	static char buf[256];
+	unsigned long long off, size;
+	const char *name, *mod;
+
+	if (kmsg_ksyms_file_lookup(kf, addr, &name, &off, &size, &mod))
+		snprintf(buf, sizeof(buf), "0x%llx", addr);
+	else
+		snprintf(buf, sizeof(buf), "%s+0x%llx/0x%llx%s%s%s", name, off,
+			 size, mod ? " [" : "", mod ? mod : "", mod ? "]" : "");
+	return buf;
+}
+
+#define SEC	1000000000ULL
+
+/*
+ * kmsg live: /proc/kallsyms before and after a module was loaded. An
+ * address not found reads the file again, at most once a second.
+ */
+static void test_file_reload(void)
+{
+	char dir[] = "/tmp/test_ksyms.XXXXXX", path[64], bad[64];
+	struct kmsg_ksyms_file kf = { .reload_ns = SEC, .clock_ns = fake_clock };
+	const unsigned long long mod = 0xffffffffa0000010ULL;
+	const char *want = "kmsgtest_target+0x10/0x20 [kmsgtest]";
+
+	if (!mkdtemp(dir))
+		exit(1);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	snprintf(bad, sizeof(bad), "%s/nonexistent", dir);
+	kf.path = bad;
+	ok(kmsg_ksyms_file_load(&kf) == -ENOENT && !kf.ks.n,
+	   "a file that is not there: ENOENT");
+	kf.path = path;
+	write_file(path, "0000000000000000 T _stext\n0000000000000000 T _text\n");
+	ok(kmsg_ksyms_file_load(&kf) == -ENODATA && !kf.ks.n,
+	   "kallsyms read with hidden addresses: ENODATA");
+	write_file(path, "ffffffff81000000 T _stext\n"
+		   "ffffffff81000100 T do_one_initcall\n"
+		   "ffffffff81600000 T _etext\n");
+	fake_ns = 100 * SEC;
+	ok(!kmsg_ksyms_file_load(&kf) && kf.ks.n == 3 && kf.reads == 3,
+	   "before the module: 3 symbols");
+	/* the module is loaded */
+	write_file(path, "ffffffff81000000 T _stext\n"
+		   "ffffffff81000100 T do_one_initcall\n"
+		   "ffffffff81600000 T _etext\n"
+		   "ffffffffa0000000 t kmsgtest_target\t[kmsgtest]\n"
+		   "ffffffffa0000020 t kmsgtest_fire\t[kmsgtest]\n");
+	ok(!strcmp(pS(&kf, 0xffffffff81000130ULL), "do_one_initcall+0x30/0x5fff00") &&
+	   kf.reads == 3, "a symbol found: the file is not read again");
+	fake_ns += SEC - 1;
+	ok(!strcmp(pS(&kf, mod), "0xffffffffa0000010") && kf.reads == 3,
+	   "not found within a second of the last read: not read again");
+	fake_ns += 1;
+	ok(!strcmp(pS(&kf, mod), want) && kf.reads == 4,
+	   "not found a second after: read again, the module's symbol found");
+	ok(!strcmp(pS(&kf, mod), want) && kf.reads == 4,
+	   "then found without reading");
+	ok(!strcmp(pS(&kf, 0xffffffffa0000040ULL), "0xffffffffa0000040") &&
+	   !strcmp(pS(&kf, 0xffffffffa0000040ULL), "0xffffffffa0000040") &&
+	   kf.reads == 4, "a miss right after a read: not read again");
+	/* the file cannot be read: the table stays */
+	unlink(path);
+	fake_ns += 5 * SEC;
+	ok(!strcmp(pS(&kf, 0xffffffffa0000040ULL), "0xffffffffa0000040") &&
+	   kf.reads == 5 && !strcmp(pS(&kf, mod), want),
+	   "the file gone: read once more, the table kept");
+	kmsg_ksyms_file_free(&kf);
+
+	/* reload_ns 0 (--kallsyms FILE): never read again */
+	write_file(path, "ffffffff81000000 T _stext\nffffffff81600000 T _etext\n");
+	memset(&kf, 0, sizeof(kf));
+	kf.path = path;
+	kf.clock_ns = fake_clock;
+	ok(!kmsg_ksyms_file_load(&kf) &&
+	   !strcmp(pS(&kf, mod), "0xffffffffa0000010") &&
+	   (fake_ns += 10 * SEC, !strcmp(pS(&kf, mod), "0xffffffffa0000010")) &&
+	   kf.reads == 1, "reload_ns 0: a miss never reads the file again");
+	kmsg_ksyms_file_free(&kf);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
 	test_kallsyms_text();
 	test_from_tep();
 	test_load();
+	test_file_reload();
 	return tap_done();
 }
