@@ -87,11 +87,6 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	     kmsg_strbuf_putn(out, msg->device.s, msg->device.len) ||
 	     kmsg_strbuf_putn(out, ": ", 2)))
 		return -ENOMEM;
-	/* version 2: dev_printk() of a NULL device, "(NULL device *): " */
-	if (!dev && msg->version >= 2 && msg->device.len &&
-	    (kmsg_strbuf_putn(out, msg->device.s, msg->device.len) ||
-	     kmsg_strbuf_putn(out, ": ", 2)))
-		return -ENOMEM;
 	if (fmt && id) {
 		/* a translation: after the id given */
 		if (kmsg_strbuf_puts(out, id) || kmsg_strbuf_putn(out, ": ", 2))

@@ -21,9 +21,10 @@
 
 /*
  * Append to @out the text of @msg as the kernel logged it: "<driver>
- * <device>: " for a device message (version 2: flagged
- * KMSG_EVENT_DEVICE; "<device>: " when only the device is set, as for a
- * NULL device), then the format rendered with the record's arguments
+ * <device>: " for a device message (version 2: flagged KMSG_EVENT_DEVICE,
+ * else driver and device are not looked at; a dev_printk() of a NULL
+ * device is recorded by the printk() of "%s(NULL device *): %pV" it
+ * makes), then the format rendered with the record's arguments
  * (decoded into @args), cut where printk() cut it. A
  * version 1 record's "<component>.<number>: " comes before the format (the
  * kmsg_*() macros printed it); in version 2 it is part of the format.

@@ -27,23 +27,26 @@ fi
 grep -v '^ ' "$rec/kmsg.txt" | sed -n 's/^[0-9]*,[0-9]*,[0-9]*,[^;]*;//p' |
 	grep -E '(^|: )kmsgtest\.[0-9]+: ' | grep -v 'kmsgtest\.14: ' > "$tmp/want"
 
-# kmsg report: "[ts] level  text"
-"$tools/kmsg" report --color=never --kallsyms "$rec/kallsyms" "$rec/kmsg.dat" \
+# kmsg report: "[ts] level  text"; %ps and %pS with " [module]" from
+# the trace.dat's kallsyms
+"$tools/kmsg" report --color=never "$rec/kmsg.dat" \
 	> "$tmp/kmsg.out" 2> "$tmp/kmsg.err"
 echo $? > "$tmp/kmsg.rc"
 sed 's/^\[[ 0-9.]*\] [a-z]* *//' "$tmp/kmsg.out" |
 	grep -E '^(platform kmsgtest: )?kmsgtest\.[0-9]+: ' > "$tmp/kmsg"
+# the same with the guest's /proc/kallsyms, read after the recording
+"$tools/kmsg" report --color=never --kallsyms "$rec/kallsyms" "$rec/kmsg.dat" \
+	> "$tmp/kallsyms.out" 2>&1
 
 # kmsg report --json: the "text" fields
-"$tools/kmsg" report --json --kallsyms "$rec/kallsyms" "$rec/kmsg.dat" \
-	> "$tmp/json.out" 2>&1
+"$tools/kmsg" report --json "$rec/kmsg.dat" > "$tmp/json.out" 2>&1
 
 # trace-cmd report with the plugin: "... kmsg: comp.N <L> text"
 TRACEEVENT_PLUGIN_DIR=$tools trace-cmd report "$rec/kmsg.dat" 2>/dev/null |
 	grep -E ' kmsg: +kmsgtest\.[0-9]+ <' | sed 's/.* kmsg: *[^ ]* <[0-7]> //' > "$tmp/plugin"
 
 n=$(wc -l < "$tmp/want")
-echo "1..$((3 * n + 6))"
+echo "1..$((3 * n + 8))"
 t=0
 check() {	# check NAME FILE LINE [WANT]
 	local got want
@@ -68,6 +71,28 @@ fi
 for i in $(seq 1 "$n"); do
 	check "kmsg report" kmsg "$i"
 done
+t=$((t + 1))
+want=$(grep -E '^kmsgtest\.9: ' "$tmp/want")
+case $want in
+*" [kmsgtest] "*" [kmsgtest]")
+	if grep -qxF -- "$want" "$tmp/kmsg"; then
+		echo "ok $t kmsg report: %ps and %pS of kmsgtest.9 end in [kmsgtest], from the trace.dat"
+	else
+		echo "# want: $want"
+		echo "# got:  $(grep -E '^kmsgtest\.9: ' "$tmp/kmsg")"
+		echo "not ok $t kmsg report: %ps and %pS of kmsgtest.9 end in [kmsgtest], from the trace.dat"
+	fi ;;
+*)
+	echo "# /dev/kmsg: $want"
+	echo "not ok $t kmsg report: kmsgtest.9 in /dev/kmsg has no %ps and %pS of a module" ;;
+esac
+t=$((t + 1))
+if cmp -s "$tmp/kmsg.out" "$tmp/kallsyms.out"; then
+	echo "ok $t kmsg report --kallsyms FILE: as with the trace.dat's symbols"
+else
+	diff "$tmp/kmsg.out" "$tmp/kallsyms.out" | head -n 10 | sed 's/^/# /'
+	echo "not ok $t kmsg report --kallsyms FILE: as with the trace.dat's symbols"
+fi
 t=$((t + 1))
 if python3 -c 'import json,sys
 for l in open(sys.argv[1]): json.loads(l)' "$tmp/json.out" 2>/dev/null; then

@@ -370,7 +370,7 @@ static void test_v2(struct kmsg_event *ev, int id)
 			      NULL, NULL, 0 };
 	struct kmsg_ids ids;
 	struct kmsg_msg m;
-	char err[256] = "", text[2048];
+	char err[256] = "", text[2048], want[256];
 	size_t size;
 	uint32_t loc;
 
@@ -513,22 +513,36 @@ static void test_v2(struct kmsg_event *ev, int id)
 	text_of(&m, text, sizeof(text));
 	ok(!strcmp(text, " kmsgtest: device 4711 not online"),
 	   "device message, no driver: \"%s\"", text);
+	/*
+	 * dev_printk() of a NULL device: no device message, the printk()
+	 * it makes in drivers/base/core.c, the level in an argument
+	 */
 	s.flags = 0;
-	s.device = "(NULL device *)";
+	s.driver = s.device = "";
+	s.modname = "core";
+	s.fmt = "%s(NULL device *): %pV";
+	s.args_len = bin_encode(args, sizeof(args), s.fmt, "\0013",
+				"device 4711 not online");
 	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
 	text_of(&m, text, sizeof(text));
 	ok(!strcmp(text, "(NULL device *): device 4711 not online"),
 	   "dev_printk() of a NULL device: %s", text);
 	kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err));
 	text_id_of(&m, kmsg_ids_label(&ids), NULL, text, sizeof(text));
-	ok(!strcmp(text, "(NULL device *): kmsgtest.hf2c08070: device 4711 not online"),
+	snprintf(want, sizeof(want), "%s: (NULL device *): device 4711 not online",
+		 ids.automatic);
+	ok(!strncmp(ids.automatic, "core.h", 6) && !strcmp(text, want),
 	   "NULL device with its id shown: %s", text);
+	/* driver and device of a message not flagged a device message */
+	s.modname = "kmsgtest";
+	s.fmt = "device %x not online";
+	s.args_len = bin_encode(args, sizeof(args), s.fmt, 0x4711);
 	s.driver = "platform";
 	s.device = "kmsgtest";
 	decode(ev, d, build_as(d, id, &layout_v2, &s), &m, err);
 	text_of(&m, text, sizeof(text));
-	ok(!strcmp(text, "kmsgtest: device 4711 not online"),
-	   "driver and device without KMSG_EVENT_DEVICE: \"<device>: \": %s",
+	ok(!strcmp(text, "device 4711 not online"),
+	   "driver and device without KMSG_EVENT_DEVICE: not printed: %s",
 	   text);
 
 	/* printk()'s cut: of the kernel's text, not of the id shown */

@@ -5,6 +5,7 @@
  * printable HTML manual of all messages, from the docs database.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 
 #include "kmsg_docs.h"
 #include "kmsg_json.h"
-#include "manual.h"
+#include "kmsg.h"
 
 struct manual {
 	struct kmsg_docs *docs;
@@ -166,7 +167,8 @@ static int one(void *ctx, const char *id)
 	return 0;
 }
 
-int kmsg_manual(struct kmsg_docs *docs, const char *dir)
+/* DIR/man9/<id>.9 for every documented message, DIR/kmsg-manual.html */
+static int kmsg_manual(struct kmsg_docs *docs, const char *dir)
 {
 	struct manual m = { .docs = docs, .dir = dir };
 	char path[4096];
@@ -195,4 +197,23 @@ int kmsg_manual(struct kmsg_docs *docs, const char *dir)
 	printf("%d man pages in %s/man9, manual in %s\n", m.pages, dir, path);
 	free((char *)m.release);
 	return m.errors ? 1 : 0;
+}
+
+int manual_main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct kmsg_docs *docs;
+	char err[512];
+	int ret;
+
+	if (parse_command(argc, argv, &o, false, usage_docs, 1, 1))
+		return 1;
+	docs = kmsg_docs_open(db_path(&o), err, sizeof(err));
+	if (!docs) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 1;
+	}
+	ret = kmsg_manual(docs, argv[optind]);
+	kmsg_docs_close(docs);
+	return ret;
 }

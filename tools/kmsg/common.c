@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg: what the commands share: options, the docs database, and the
+ * printing of messages decoded from kmsg:kmsg events (live and report).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "kmsg_docs.h"
+#include "kmsg_event.h"
+#include "kmsg_id.h"
+#include "kmsg_json.h"
+#include "kmsg_render.h"
+#include "kmsg_strbuf.h"
+#include "kmsg_text.h"
+#include "kmsg.h"
+
+/*
+ * The curated aliases of automatic ids, looked up in the docs database
+ * once per automatic id: a direct-mapped cache by hash.
+ */
+#define ALIAS_SLOTS	4096
+
+struct alias_slot {
+	char auto_id[KMSG_ID_MAX];
+	char curated[KMSG_ID_MAX];	/* "" when there is none */
+};
+
+struct alias_cache {
+	struct kmsg_docs *docs;
+	struct alias_slot slot[ALIAS_SLOTS];
+};
+
+static int alias_lookup(void *ctx, const char *auto_id, char *curated,
+			size_t size)
+{
+	struct alias_cache *c = ctx;
+	struct alias_slot *sl;
+	size_t len = strlen(auto_id);
+	int ret;
+
+	if (len >= KMSG_ID_MAX)
+		return 1;
+	sl = &c->slot[kmsg_fmt_hash(auto_id, len) % ALIAS_SLOTS];
+	if (strcmp(sl->auto_id, auto_id)) {
+		ret = kmsg_docs_curated_for_auto(c->docs, auto_id, sl->curated,
+						 sizeof(sl->curated));
+		if (ret < 0) {
+			sl->auto_id[0] = '\0';
+			return -1;
+		}
+		if (ret)
+			sl->curated[0] = '\0';
+		memcpy(sl->auto_id, auto_id, len + 1);
+	}
+	if (!sl->curated[0])
+		return 1;
+	if (strlen(sl->curated) >= size)
+		return -1;
+	strcpy(curated, sl->curated);
+	return 0;
+}
+
+void usage_filters(FILE *f)
+{
+	fputs("Output:\n"
+	      "  -J, --json             one JSON object per line (see kmsg(1))\n"
+	      "      --color[=WHEN]     auto (default), always or never\n"
+	      "      --errno-numbers    %pe as -19 rather than -ENODEV\n"
+	      "  -x, --explain          add each message's description and user\n"
+	      "                         response (from the docs database)\n"
+	      "      --lang LOCALE      translated messages (default: LC_MESSAGES)\n"
+	      "      --db FILE          docs database (default: $KMSG_DB or\n"
+	      "                         " KMSG_DOCS_DEFAULT ")\n"
+	      "  -k, --kallsyms FILE    symbols for %ps and %pS from FILE, in\n"
+	      "                         /proc/kallsyms format (with module names)\n"
+	      "Filters:\n"
+	      "  -c, --component NAME   only messages of component (or module) NAME\n"
+	      "  -i, --id COMP.N[-M]    only message COMP.N (or COMP.N to COMP.M),\n"
+	      "      --id MOD.hXXXXXXXX or the message of this automatic id\n"
+	      "  -l, --level LIST       only these levels: emerg,alert,crit,err,\n"
+	      "                         warn,notice,info,debug or 0-7\n"
+	      "  -h, --help             this text\n", f);
+}
+
+void usage_docs(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s explain [--db FILE] ID...\n"
+		"       %s search [--db FILE] WORD...\n"
+		"       %s dmesg [-x] [--db FILE] [FILE]\n"
+		"       %s manual [--db FILE] DIR\n"
+		"explain: the documentation of messages, by identifier (comp.N).\n"
+		"search: messages whose format or documentation has every WORD.\n"
+		"dmesg: the kernel log from /dev/kmsg, or dmesg text from FILE\n"
+		"(- for standard input); with -x, each message carrying an\n"
+		"identifier is followed by its description and user response.\n"
+		"manual: DIR/man9/<id>.9 for every message (MANPATH=DIR man\n"
+		"kmsgtest.2) and DIR/kmsg-manual.html, a printable manual.\n",
+		prog, prog, prog, prog);
+}
+
+static int parse_level(const char *s)
+{
+	static const char * const names[] = {
+		"emerg", "alert", "crit", "err", "warn", "notice", "info",
+		"debug",
+	};
+	int i;
+
+	if (s[0] >= '0' && s[0] <= '7' && !s[1])
+		return s[0] - '0';
+	for (i = 0; i < 8; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	if (!strcmp(s, "warning"))
+		return 4;
+	return -1;
+}
+
+static int parse_levels(const char *list, unsigned int *mask)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int l, ret = 0;
+
+	if (!copy)
+		return -1;
+	*mask = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		l = parse_level(tok);
+		if (l < 0) {
+			fprintf(stderr, "%s: unknown level '%s'\n", prog, tok);
+			ret = -1;
+			break;
+		}
+		*mask |= 1U << l;
+	}
+	free(copy);
+	return ret;
+}
+
+static bool wanted(const struct options *o, const struct kmsg_msg *m,
+		   const struct kmsg_ids *ids)
+{
+	if (!(o->levels & (1U << m->level)))
+		return false;
+	if (o->component && !kmsg_ids_component_is(ids, o->component))
+		return false;
+	if (o->by_id && !kmsg_id_filter_match(&o->id, ids))
+		return false;
+	return true;
+}
+
+/* dmesg's colors: alert and emerg reversed red, crit bold red, ... */
+static const char *level_color(unsigned int level)
+{
+	static const char * const colors[8] = {
+		"\033[7;31m", "\033[7;31m", "\033[1;31m", "\033[31m",
+		"\033[1m", "", "", "",
+	};
+
+	return level < 8 ? colors[level] : "";
+}
+
+/* The name of a task; live looks up the ones it does not know yet */
+static const char *comm_of(struct state *st, int pid)
+{
+	if (!pid)
+		return "<idle>";
+	if (st->comm_miss && !tep_is_pid_registered(st->tep, pid))
+		st->comm_miss(st, pid);
+	if (!tep_is_pid_registered(st->tep, pid))
+		return "<...>";
+	return tep_data_comm_from_pid(st->tep, pid);
+}
+
+static int print_text(struct state *st, const struct kmsg_msg *m)
+{
+	const char *c = st->use_color ? level_color(m->level) : "";
+	bool colored = st->use_color && *c;
+
+	st->line.len = 0;
+	if ((st->use_color && kmsg_strbuf_puts(&st->line, "\033[32m")) ||
+	    kmsg_strbuf_putc(&st->line, '[') ||
+	    kmsg_strbuf_putu(&st->line, m->ts / 1000000000ULL, 5, ' ') ||
+	    kmsg_strbuf_putc(&st->line, '.') ||
+	    kmsg_strbuf_putu(&st->line, m->ts % 1000000000ULL / 1000, 6, '0') ||
+	    kmsg_strbuf_putc(&st->line, ']') ||
+	    (st->use_color && kmsg_strbuf_puts(&st->line, "\033[0m")) ||
+	    kmsg_strbuf_putc(&st->line, ' ') ||
+	    kmsg_strbuf_puts(&st->line, kmsg_level_name(m->level)) ||
+	    kmsg_strbuf_fill(&st->line, ' ', 7 - strlen(kmsg_level_name(m->level))) ||
+	    (colored && kmsg_strbuf_puts(&st->line, c)) ||
+	    kmsg_strbuf_putn(&st->line, st->text.buf, st->text.len) ||
+	    (colored && kmsg_strbuf_puts(&st->line, "\033[0m")) ||
+	    (m->flags & KMSG_EVENT_TRUNCATED &&
+	     kmsg_strbuf_puts(&st->line, " <?truncated?>")) ||
+	    kmsg_strbuf_putc(&st->line, '\n'))
+		return -ENOMEM;
+	return fwrite(st->line.buf, 1, st->line.len, stdout) == st->line.len ?
+		0 : -EIO;
+}
+
+/* -x with --json: "description" and "user_response" in the object */
+static int json_explain(struct state *st)
+{
+	const char *id = kmsg_ids_id(&st->ids);
+	struct kmsg_doc doc;
+	int ret;
+
+	if (!id)
+		return 0;
+	ret = kmsg_docs_get(st->docs, id, &doc);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	st->line.len--;		/* reopen the object */
+	ret = kmsg_strbuf_puts(&st->line, ",\"description\":") ||
+	      kmsg_json_str(&st->line, doc.description, strlen(doc.description)) ||
+	      kmsg_strbuf_puts(&st->line, ",\"user_response\":") ||
+	      kmsg_json_str(&st->line, doc.user_response,
+			    strlen(doc.user_response)) ||
+	      kmsg_strbuf_putc(&st->line, '}') ? -ENOMEM : 0;
+	kmsg_doc_free(&doc);
+	return ret;
+}
+
+static int print_json(struct state *st, const struct kmsg_msg *m,
+		      const struct kmsg_args *args)
+{
+	st->line.len = 0;
+	if (kmsg_json_msg(&st->line, m, &st->ids, comm_of(st, m->pid),
+			  st->text.buf, st->text.len, args) ||
+	    (st->opt->explain && json_explain(st)) ||
+	    kmsg_strbuf_putc(&st->line, '\n'))
+		return -ENOMEM;
+	return fwrite(st->line.buf, 1, st->line.len, stdout) == st->line.len ?
+		0 : -EIO;
+}
+
+static const char *translation(struct state *st)
+{
+	const char *id = kmsg_ids_id(&st->ids);
+
+	if (!st->docs || !st->opt->lang || !id)
+		return NULL;
+	return kmsg_docs_translation(st->docs, id, st->opt->lang);
+}
+
+/* journalctl -x style: the documentation under the message, "-- " lines */
+static int print_lines(const char *label, const char *text)
+{
+	const char *p = text, *nl;
+	bool first = true;
+
+	if (!text || !*text)
+		return 0;
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		printf("-- %s%.*s\n", first ? label : "", (int)(nl - p), p);
+		first = false;
+		p = *nl ? nl + 1 : nl;
+	}
+	return 0;
+}
+
+int print_explain(struct state *st, const char *id)
+{
+	struct kmsg_doc doc;
+	int ret = kmsg_docs_get(st->docs, id, &doc);
+
+	if (ret == 1) {
+		printf("-- %s: not documented\n", id);
+		return 0;
+	}
+	if (ret < 0)
+		return ret;
+	print_lines("Description: ", doc.description);
+	print_lines("User Response: ", doc.user_response);
+	kmsg_doc_free(&doc);
+	return 0;
+}
+
+static void bad_record(struct state *st, struct tep_record *rec,
+		       const char *why)
+{
+	st->bad++;
+	fprintf(stderr, "%s: cpu %d ts %llu: %s\n", prog, rec->cpu,
+		rec->ts, why);
+}
+
+/* One record of any event: print it if it is a wanted kmsg message */
+int handle_record(struct state *st, struct tep_record *rec)
+{
+	struct kmsg_args args;
+	struct kmsg_msg m;
+	char err[256];
+	int ret;
+
+	if (st->done || !kmsg_event_match(&st->ev, rec))
+		return 0;
+	if (kmsg_event_decode(&st->ev, rec, &m, err, sizeof(err))) {
+		bad_record(st, rec, err);
+		return 0;
+	}
+	/* curated aliases of automatic ids come from the docs database */
+	if (kmsg_msg_ids(&m, st->aliases ? alias_lookup : NULL, st->aliases,
+			 &st->ids, err, sizeof(err))) {
+		bad_record(st, rec, err);
+		return 0;
+	}
+	if (!wanted(st->opt, &m, &st->ids))
+		return 0;
+	st->text.len = 0;
+	/* JSON: the text as logged; text: every message with its id */
+	ret = kmsg_msg_text_id(&st->text, &m,
+			       st->opt->json ? NULL : kmsg_ids_label(&st->ids),
+			       translation(st), &st->ropts, &args);
+	if (ret < 0)
+		return ret;
+	ret = st->opt->json ? print_json(st, &m, &args) : print_text(st, &m);
+	if (!ret && st->opt->explain && !st->opt->json &&
+	    kmsg_ids_id(&st->ids))
+		ret = print_explain(st, kmsg_ids_id(&st->ids));
+	if (ret)
+		return ret;
+	if (st->opt->count && ++st->shown >= st->opt->count)
+		st->done = true;
+	return 0;
+}
+
+void report_lost(struct state *st, int cpu, long long missed)
+{
+	if (missed > 0) {
+		st->lost += missed;
+		fprintf(stderr, "CPU:%d [%lld EVENTS DROPPED]\n", cpu, missed);
+	} else {
+		fprintf(stderr, "CPU:%d [EVENTS DROPPED]\n", cpu);
+	}
+}
+
+const char *db_path(const struct options *o)
+{
+	if (o->db)
+		return o->db;
+	return getenv("KMSG_DB") ?: KMSG_DOCS_DEFAULT;
+}
+
+/* The locale of the messages: LC_ALL, LC_MESSAGES, LANG, as gettext does */
+static const char *env_locale(void)
+{
+	static const char * const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		v = getenv(vars[i]);
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+/*
+ * Open the docs database: the options may need it (-x, a language given),
+ * and the curated aliases of automatic ids are in it. Without -x, --lang
+ * or --db, a missing database only means no aliases or translations.
+ */
+static int open_docs(struct kmsg_docs **docs, struct options *o)
+{
+	bool needed = o->explain || o->db;
+	char err[512];
+
+	if (o->lang)
+		needed = true;
+	else
+		o->lang = env_locale();
+	if (o->lang && (!strcmp(o->lang, "C") || !strcmp(o->lang, "POSIX") ||
+			!strncmp(o->lang, "C.", 2))) {
+		o->lang = NULL;
+		needed = o->explain || o->db;
+	}
+	*docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+	if (*docs || !needed)
+		return 0;
+	fprintf(stderr, "%s: %s\n", prog, err);
+	return -1;
+}
+
+int state_init(struct state *st, struct options *o,
+		      struct tep_handle *tep)
+{
+	char err[256];
+
+	memset(st, 0, sizeof(*st));
+	st->opt = o;
+	st->tep = tep;
+	if (kmsg_event_init(&st->ev, tep, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return -1;
+	}
+	st->ropts.long_size = tep_get_long_size(tep) ?: (int)sizeof(long);
+	st->ropts.symbolic_errname = !o->errno_numbers;
+	st->use_color = o->color == COLOR_ALWAYS ||
+		(o->color == COLOR_AUTO && isatty(STDOUT_FILENO));
+	if (open_docs(&st->docs, o))
+		return -1;
+	if (st->docs) {
+		st->aliases = calloc(1, sizeof(*st->aliases));
+		if (!st->aliases) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return -1;
+		}
+		st->aliases->docs = st->docs;
+	}
+	return 0;
+}
+
+void state_free(struct state *st)
+{
+	free(st->aliases);
+	kmsg_docs_close(st->docs);
+	kmsg_strbuf_free(&st->line);
+	kmsg_strbuf_free(&st->text);
+}
+
+int finish(struct state *st, int ret)
+{
+	fflush(stdout);
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(-ret));
+		return 1;
+	}
+	if (st->bad)
+		fprintf(stderr, "%s: %ld records could not be decoded\n", prog,
+			st->bad);
+	return st->bad ? 2 : 0;
+}
+
+static const struct option long_options[] = {
+	{ "json", no_argument, NULL, 'J' },
+	{ "color", optional_argument, NULL, 'C' },
+	{ "colour", optional_argument, NULL, 'C' },
+	{ "errno-numbers", no_argument, NULL, 'E' },
+	{ "kallsyms", required_argument, NULL, 'k' },
+	{ "explain", no_argument, NULL, 'x' },
+	{ "lang", required_argument, NULL, 'L' },
+	{ "db", required_argument, NULL, 'D' },
+	{ "component", required_argument, NULL, 'c' },
+	{ "id", required_argument, NULL, 'i' },
+	{ "level", required_argument, NULL, 'l' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_number(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || *end || end == s || *v < 0 ? -1 : 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *o,
+			 bool live, void (*usage)(FILE *))
+{
+	double v;
+	int c;
+
+	o->color = COLOR_AUTO;
+	o->levels = 0xff;
+	while ((c = getopt_long(argc, argv, "Jc:i:l:n:d:k:xh", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			o->json = true;
+			break;
+		case 'C':
+			if (!optarg || !strcmp(optarg, "auto"))
+				o->color = COLOR_AUTO;
+			else if (!strcmp(optarg, "always"))
+				o->color = COLOR_ALWAYS;
+			else if (!strcmp(optarg, "never"))
+				o->color = COLOR_NEVER;
+			else
+				goto bad;
+			break;
+		case 'E':
+			o->errno_numbers = true;
+			break;
+		case 'k':
+			o->kallsyms = optarg;
+			break;
+		case 'x':
+			o->explain = true;
+			break;
+		case 'L':
+			o->lang = optarg;
+			break;
+		case 'D':
+			o->db = optarg;
+			break;
+		case 'c':
+			o->component = optarg;
+			break;
+		case 'i':
+			if (kmsg_id_filter_parse(&o->id, optarg))
+				goto bad;
+			o->by_id = true;
+			break;
+		case 'l':
+			if (parse_levels(optarg, &o->levels))
+				return -1;
+			break;
+		case 'n':
+			if (parse_number(optarg, &v) || v < 1 || v > LONG_MAX)
+				goto bad;
+			o->count = v;
+			break;
+		case 'd':
+			if (!live || parse_number(optarg, &v))
+				goto bad;
+			o->duration = v;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	fprintf(stderr, "%s: invalid argument '%s'\n", prog, optarg);
+	return -1;
+}
+
+int parse_command(int argc, char **argv, struct options *o, bool live,
+		  void (*usage)(FILE *), int min, int max)
+{
+	if (parse_options(argc, argv, o, live, usage))
+		return -1;
+	if (argc - optind < min || argc - optind > max) {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg dmesg: the kernel log, from /dev/kmsg or dmesg text, annotated
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmsg_docs.h"
+#include "kmsg_json.h"
+#include "kmsg.h"
+
+/* "comp.N: " in @text, at its start or after ": " (device messages) */
+static bool find_id(const char *text, char *id, size_t size)
+{
+	const char *p = text, *q;
+
+	for (;;) {
+		q = p;
+		while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		       (*q >= '0' && *q <= '9') || *q == '_' || *q == '-')
+			q++;
+		if (q > p && *q == '.' && q[1] >= '0' && q[1] <= '9') {
+			const char *d = q + 1;
+
+			while (*d >= '0' && *d <= '9')
+				d++;
+			if (d[0] == ':' && d[1] == ' ' && (size_t)(d - p) < size) {
+				snprintf(id, size, "%.*s", (int)(d - p), p);
+				return true;
+			}
+		}
+		p = strstr(p, ": ");
+		if (!p)
+			return false;
+		p += 2;
+	}
+}
+
+/* One line of /dev/kmsg ("pri,seq,ts,flags;text") or of dmesg output */
+static void dmesg_line(struct options *o, struct kmsg_docs *docs, char *line)
+{
+	unsigned long long ts;
+	unsigned int pri;
+	char id[96], *text = line;
+	struct state st = { .opt = o, .docs = docs };
+
+	line[strcspn(line, "\n")] = '\0';
+	if (line[0] == ' ')
+		return;		/* a /dev/kmsg dictionary line */
+	if (sscanf(line, "%u,%*u,%llu,", &pri, &ts) == 2 && strchr(line, ';')) {
+		text = strchr(line, ';') + 1;
+		printf("[%5llu.%06llu] %-6s %s\n", ts / 1000000, ts % 1000000,
+		       kmsg_level_name(pri & 7), text);
+	} else {
+		printf("%s\n", line);
+		if (line[0] == '[' && strchr(line, ']'))
+			text = strchr(line, ']') + 1 + (strchr(line, ']')[1] == ' ');
+	}
+	if (o->explain && find_id(text, id, sizeof(id)))
+		print_explain(&st, id);
+}
+
+static int cmd_dmesg(struct options *o, const char *file)
+{
+	struct kmsg_docs *docs = NULL;
+	bool kmsg = !file;
+	char err[512], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (o->explain) {
+		docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+		if (!docs) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return 1;
+		}
+	}
+	if (kmsg) {
+		/* every record once, without waiting for new ones */
+		int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+		char rec[8192];
+		ssize_t n;
+
+		if (fd < 0) {
+			fprintf(stderr, "%s: /dev/kmsg: %s\n", prog, strerror(errno));
+			kmsg_docs_close(docs);
+			return 1;
+		}
+		while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+		       (n < 0 && errno == EPIPE)) {
+			if (n <= 0)
+				continue;
+			rec[n] = '\0';
+			dmesg_line(o, docs, rec);
+		}
+		close(fd);
+	} else {
+		f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+		if (!f) {
+			fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
+			kmsg_docs_close(docs);
+			return 1;
+		}
+		while (getline(&line, &cap, f) > 0)
+			dmesg_line(o, docs, line);
+		if (f != stdin)
+			fclose(f);
+		free(line);
+	}
+	kmsg_docs_close(docs);
+	return 0;
+}
+
+int dmesg_main(int argc, char **argv)
+{
+	struct options o = { 0 };
+
+	if (parse_command(argc, argv, &o, false, usage_docs, 0, 1))
+		return 1;
+	return cmd_dmesg(&o, optind < argc ? argv[optind] : NULL);
+}

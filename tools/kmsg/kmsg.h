@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmsg: one source file per command (live.c, report.c, explain.c,
+ * search.c, dmesg.c, manual.c), what they share in common.c, and kmsg.c,
+ * which dispatches.
+ */
+#ifndef KMSG_H
+#define KMSG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kmsg_event.h"
+#include "kmsg_id.h"
+#include "kmsg_render.h"
+#include "kmsg_strbuf.h"
+
+#define KMSG_VERSION "0.1"
+
+struct kmsg_docs;
+struct tep_handle;
+struct tep_record;
+
+extern const char *prog;
+
+enum color { COLOR_NEVER, COLOR_ALWAYS, COLOR_AUTO };
+
+struct options {
+	bool json;
+	enum color color;
+	long count;		/* stop after this many messages, 0: never */
+	double duration;	/* stop after this many seconds, 0: never */
+	const char *component;	/* only this component (or modname) */
+	bool by_id;		/* --id: only the messages of id */
+	struct kmsg_id_filter id;
+	unsigned int levels;	/* bit per level to show */
+	bool errno_numbers;	/* %pe as numbers (!CONFIG_SYMBOLIC_ERRNAME) */
+	const char *kallsyms;	/* symbols for %ps/%pS from this file */
+	const char *db;		/* docs database */
+	bool explain;		/* -x: annotate messages with their docs */
+	const char *lang;	/* render translations for this locale */
+};
+
+/* Decoding and printing kmsg:kmsg records: live and report */
+struct state {
+	struct options *opt;
+	struct kmsg_event ev;
+	struct kmsg_render_opts ropts;
+	struct tep_handle *tep;
+	struct kmsg_strbuf line, text;
+	long shown;
+	unsigned long long lost;
+	long bad;
+	bool use_color;
+	bool done;
+	struct kmsg_docs *docs;
+	struct alias_cache *aliases;	/* automatic id -> curated, from docs */
+	struct kmsg_ids ids;	/* of the message being printed */
+	/* live: called for a pid with no name yet, to look it up */
+	void (*comm_miss)(struct state *st, int pid);
+};
+
+/*
+ * The options of a command, then its operands (argv[optind] on): at least
+ * min, at most max. Prints usage() and exits for --help; returns -1 with a
+ * message or the usage on stderr when they are wrong.
+ */
+int parse_command(int argc, char **argv, struct options *o, bool live,
+		  void (*usage)(FILE *), int min, int max);
+void usage_filters(FILE *f);
+void usage_docs(FILE *f);
+/* The docs database: --db, $KMSG_DB or the default */
+const char *db_path(const struct options *o);
+
+int state_init(struct state *st, struct options *o, struct tep_handle *tep);
+void state_free(struct state *st);
+/* One record of any event: print it if it is a wanted kmsg message */
+int handle_record(struct state *st, struct tep_record *rec);
+void report_lost(struct state *st, int cpu, long long missed);
+/* The exit status: ret < 0 is an error, records not decoded give 2 */
+int finish(struct state *st, int ret);
+/* journalctl -x style: the description and user response of id */
+int print_explain(struct state *st, const char *id);
+
+/* The commands: argv[0] is the command's name */
+int live_main(int argc, char **argv);
+int report_main(int argc, char **argv);
+int explain_main(int argc, char **argv);
+int search_main(int argc, char **argv);
+int dmesg_main(int argc, char **argv);
+int manual_main(int argc, char **argv);
+
+#endif /* KMSG_H */

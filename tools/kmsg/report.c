@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg report: the messages of a trace.dat recorded with trace-cmd
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+
+#include <event-parse.h>
+#ifndef KMSG_NO_TRACECMD
+#include <trace-cmd.h>
+#endif
+
+#include "kmsg_ksyms.h"
+#include "kmsg.h"
+
+static void usage_report(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s report [OPTIONS] FILE\n"
+		"Print the kmsg messages of a trace.dat recorded with\n"
+		"'trace-cmd record -e kmsg:kmsg'.\n\n"
+		"  -n, --count N          stop after N messages\n", prog);
+	usage_filters(f);
+}
+
+#ifndef KMSG_NO_TRACECMD
+static int report_record(struct tracecmd_input *handle,
+			 struct tep_record *rec, int cpu, void *data)
+{
+	struct state *st = data;
+	int ret;
+
+	(void)handle;
+	(void)cpu;
+	ret = handle_record(st, rec);
+	return ret ? -1 : st->done;
+}
+
+static int report_missed(struct tracecmd_input *handle, struct tep_event *event,
+			 struct tep_record *rec, int cpu, void *data)
+{
+	(void)handle;
+	(void)event;
+	report_lost(data, cpu, rec->missed_events);
+	return 0;
+}
+
+static int cmd_report(struct options *o, const char *file)
+{
+	struct tracecmd_input *handle;
+	struct kmsg_ksyms ks = { 0 };
+	struct state st;
+	int ret;
+
+	if (o->kallsyms) {
+		ret = kmsg_ksyms_load(&ks, o->kallsyms);
+		if (!ret && !ks.n)
+			ret = -ENODATA;
+		if (ret) {
+			fprintf(stderr, "%s: %s: %s\n", prog, o->kallsyms,
+				kmsg_ksyms_strerror(ret));
+			kmsg_ksyms_free(&ks);
+			return 1;
+		}
+	}
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	handle = tracecmd_open(file, 0);
+	if (!handle) {
+		fprintf(stderr, "%s: %s: not a readable trace.dat file\n", prog,
+			file);
+		kmsg_ksyms_free(&ks);
+		return 1;
+	}
+	if (state_init(&st, o, tracecmd_get_tep(handle))) {
+		tracecmd_close(handle);
+		kmsg_ksyms_free(&ks);
+		return 1;
+	}
+	/* %ps and %pS with " [module]": the trace.dat's kallsyms */
+	if (!o->kallsyms && kmsg_ksyms_from_tep(&ks, st.tep)) {
+		fprintf(stderr, "%s: %s: cannot copy its symbols: out of memory\n",
+			prog, file);
+		state_free(&st);
+		tracecmd_close(handle);
+		return 1;
+	}
+	st.ropts.lookup_symbol = kmsg_ksyms_lookup;
+	st.ropts.lookup_ctx = &ks;
+	tracecmd_follow_missed_events(handle, report_missed, &st);
+	ret = tracecmd_iterate_events(handle, NULL, 0, report_record, &st);
+	ret = finish(&st, ret < 0 && !st.done ? -EIO : 0);
+	state_free(&st);
+	tracecmd_close(handle);
+	kmsg_ksyms_free(&ks);
+	return ret;
+}
+#else
+static int cmd_report(struct options *o, const char *file)
+{
+	(void)o;
+	fprintf(stderr, "%s: %s: this build of kmsg cannot read trace.dat files\n",
+		prog, file);
+	return 1;
+}
+#endif
+
+int report_main(int argc, char **argv)
+{
+	struct options o = { 0 };
+
+	if (parse_command(argc, argv, &o, false, usage_report, 1, 1))
+		return 1;
+	return cmd_report(&o, argv[optind]);
+}
