@@ -68,7 +68,9 @@ int kmsg_ksyms_parse(struct kmsg_ksyms *ks, const char *text, size_t len)
 			ks->n++;
 		p = nl + 1;
 	}
-	qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
+	/* none: ks->syms may be NULL, which qsort() must not get */
+	if (ks->n > 1)
+		qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
 	return 0;
 nomem:
 	kmsg_ksyms_free(ks);
@@ -88,12 +90,13 @@ int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path)
 		return -errno;
 	for (;;) {
 		if (cap - len < 65536) {
-			char *t = realloc(text, cap + 1048576);
+			char *t = cap < KMSG_KSYMS_FILE_MAX ?
+				realloc(text, cap + 1048576) : NULL;
 
 			if (!t) {
 				free(text);
 				fclose(f);
-				return -ENOMEM;
+				return cap < KMSG_KSYMS_FILE_MAX ? -ENOMEM : -EFBIG;
 			}
 			text = t;
 			cap += 1048576;
@@ -102,6 +105,13 @@ int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path)
 		if (!n)
 			break;
 		len += n;
+	}
+	/* a directory opens, and its read fails */
+	if (ferror(f)) {
+		ret = errno ? -errno : -EIO;
+		free(text);
+		fclose(f);
+		return ret;
 	}
 	fclose(f);
 	ret = kmsg_ksyms_parse(ks, text, len);

@@ -19,9 +19,18 @@ struct kmsg_ksyms {
 	size_t n;
 };
 
-/* Parse kallsyms text of @len bytes; lines that do not parse are skipped */
+/* The largest kallsyms file read (a kernel's has a few MiB) */
+#define KMSG_KSYMS_FILE_MAX	(256u << 20)
+
+/*
+ * Parse kallsyms text of @len bytes (none is fine); lines that do not
+ * parse are skipped.  0, or -ENOMEM.
+ */
 int kmsg_ksyms_parse(struct kmsg_ksyms *ks, const char *text, size_t len);
-/* Read and parse a file (normally /proc/kallsyms) */
+/*
+ * Read and parse a file (normally /proc/kallsyms): 0, or -errno of the
+ * failure (a directory: -EISDIR; larger than KMSG_KSYMS_FILE_MAX: -EFBIG).
+ */
 int kmsg_ksyms_load(struct kmsg_ksyms *ks, const char *path);
 void kmsg_ksyms_free(struct kmsg_ksyms *ks);
 

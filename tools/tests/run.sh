@@ -6,7 +6,7 @@
 set -u
 here=$(dirname "$(realpath "$0")")
 out=${TOOLS:-$here/../../build/tools}/tests
-tests=(test_render test_event test_json test_id)
+tests=(test_render test_event test_json test_id test_ksyms)
 
 echo "TAP version 13"
 echo "1..${#tests[@]}"
