@@ -14,6 +14,7 @@
 #   make docs-db   the docs database of this build (build/docs-db/kmsg.db)
 #   make man       a man page per message, and a printable manual
 #   make deps      install the Debian packages all of this needs
+#   make fuzz      the tools' fuzz targets, each for FUZZ_SECONDS (60)
 #
 # Variables: JOBS (parallel jobs), ACCEL (tcg|kvm|auto), TIMEOUT (guest
 # boot limit in seconds), V=1 (verbose kernel build).
@@ -41,10 +42,11 @@ KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) -j$(JOBS) \
 DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python3 \
 	libssl-dev cpio kmod busybox-static qemu-system-x86 ccache git \
 	xz-utils file perl gzip rsync time pkg-config libtraceevent-dev libtracefs-dev \
-	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db
+	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db \
+	clang libclang-rt-14-dev
 
 .PHONY: all deps kernel patches selftests tools initramfs demo bench check \
-	kmsg-check docs-db man \
+	kmsg-check docs-db man fuzz \
 	host-tests guest-check record-tests clean distclean
 
 all: demo
@@ -120,6 +122,12 @@ tools: deps
 	@echo "  TOOLS   kmsg plugin_kmsg.so kmsg-static"
 	@$(MAKE) -s -C tools O=$(TOOLS) all static
 
+# The parsers of the tools under libFuzzer (clang, ASan, UBSan), each for
+# FUZZ_SECONDS; make check runs each briefly (tools/fuzz/run.sh).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@$(MAKE) -s -C tools O=$(TOOLS) FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz
+
 # --- message documentation ---------------------------------------------------
 
 DOCS_DB := $(BUILD)/docs-db/kmsg.db
@@ -177,7 +185,8 @@ bench: initramfs
 # --- tests ------------------------------------------------------------------
 
 HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
-	tools/tests/run.sh tools/doctests/run.sh docs-db/tests/run.sh
+	tools/tests/run.sh tools/doctests/run.sh docs-db/tests/run.sh \
+	tools/fuzz/run.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh
 CHECK := $(BUILD)/check

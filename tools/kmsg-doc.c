@@ -198,26 +198,64 @@ static char *xstrdup_opt(const char *s)
 	return s ? kmsg_xstrdup(s) : NULL;
 }
 
+/* sites by automatic id, then by their order */
+static const struct kmsg_msgs *site_order;
+
+static int site_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int r = strcmp(site_order->v[x].auto_id, site_order->v[y].auto_id);
+
+	if (r)
+		return r;
+	return x < y ? -1 : x > y;
+}
+
+/* The first of @v (@n sites by automatic id) with @auto_id, or @n */
+static size_t site_first(const struct kmsg_msgs *sites, const size_t *v,
+			 size_t n, const char *auto_id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(sites->v[v[mid]].auto_id, auto_id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * A site whose automatic id a catalog entry lists is that entry's message:
  * it gets the curated identifier, so that the checker compares format and
- * level with it and the database knows where it is printed.
+ * level with it and the database knows where it is printed.  The sites
+ * are sorted by automatic id once: each alias is a binary search, not a
+ * scan of every site.
  */
 static void adopt_alias_sites(struct ctx *c)
 {
-	size_t i, k, j;
+	size_t *v = kmsg_xcalloc(c->sites.n + 1, sizeof(*v));
+	size_t i, k, j, n = 0;
 
+	for (j = 0; j < c->sites.n; j++)
+		if (c->sites.v[j].auto_id)
+			v[n++] = j;
+	site_order = &c->sites;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), site_cmp);
 	for (i = 0; i < c->catdocs.n; i++) {
 		const struct kmsg_doc *d = c->catdocs.v[i];
 
 		for (k = 0; k < d->naliases; k++) {
-			for (j = 0; j < c->sites.n; j++) {
-				const struct kmsg_msg *s = &c->sites.v[j];
+			for (j = site_first(&c->sites, v, n, d->aliases[k].auto_id);
+			     j < n && !strcmp(c->sites.v[v[j]].auto_id,
+					      d->aliases[k].auto_id); j++) {
+				const struct kmsg_msg *s = &c->sites.v[v[j]];
 				struct kmsg_msg *m;
 
-				if (!s->auto_id ||
-				    strcmp(s->auto_id, d->aliases[k].auto_id))
-					continue;
 				KMSG_GROW(c->msgs.v, c->msgs.cap, c->msgs.n);
 				m = &c->msgs.v[c->msgs.n++];
 				*m = *s;
@@ -234,6 +272,7 @@ static void adopt_alias_sites(struct ctx *c)
 			}
 		}
 	}
+	free(v);
 }
 
 /* messages by object, file, line, then everything else */

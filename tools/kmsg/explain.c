@@ -34,7 +34,7 @@ static int explain_one(struct kmsg_docs *docs, const char *id)
 
 	if (ret) {
 		fprintf(stderr, "%s: %s: %s\n", prog, id,
-			ret > 0 ? "no documentation" : "cannot read the database");
+			ret > 0 ? "no documentation" : kmsg_docs_errmsg(docs));
 		return 1;
 	}
 	printf("%s: \"%s\"\n\n", d.id, d.format);

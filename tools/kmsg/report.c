@@ -13,6 +13,7 @@
 #endif
 
 #include "kmsg_ksyms.h"
+#include "kmsg_tracedat.h"
 #include "kmsg.h"
 
 static void usage_report(FILE *f)
@@ -52,6 +53,7 @@ static int cmd_report(struct options *o, const char *file)
 	struct tracecmd_input *handle;
 	struct kmsg_ksyms ks = { 0 };
 	struct state st;
+	char err[512];
 	int ret;
 
 	if (o->kallsyms) {
@@ -64,6 +66,12 @@ static int cmd_report(struct options *o, const char *file)
 			kmsg_ksyms_free(&ks);
 			return 1;
 		}
+	}
+	/* libtracecmd may crash on a damaged file: check it first */
+	if (kmsg_tracedat_check(file, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		kmsg_ksyms_free(&ks);
+		return 1;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	handle = tracecmd_open(file, 0);

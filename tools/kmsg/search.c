@@ -51,7 +51,8 @@ static int cmd_search(struct options *o, int n, char **words)
 	if (ret == 0)
 		fprintf(stderr, "%s: nothing found\n", prog);
 	else if (ret < 0)
-		fprintf(stderr, "%s: search failed\n", prog);
+		fprintf(stderr, "%s: search failed: %s\n", prog,
+			kmsg_docs_errmsg(docs));
 	kmsg_docs_close(docs);
 	kmsg_strbuf_free(&q);
 	return ret > 0 ? 0 : 1;

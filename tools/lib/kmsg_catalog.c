@@ -340,21 +340,18 @@ static const struct {
 	{ "auto-id", F_AUTOID },
 };
 
-struct seen_id {
-	unsigned int nr, line;
-};
-
 struct cat_state {
 	const char *path, *comp;
 	struct kmsg_docs *docs;
 	struct kmsg_diags *diags;
-	struct seen_id *ids;
-	size_t nids, capids;
+	struct kmsg_seen ids;		/* the numbers of the file's ids */
 
 	/* the current entry */
 	bool active, failed;
 	struct kmsg_doc *doc;
 	unsigned int seen;		/* bit per field */
+	/* its parameters, automatic ids and translations' locales */
+	struct kmsg_seen params, autos, locales;
 	/* the current field */
 	enum field field;
 	unsigned int field_line;
@@ -441,9 +438,8 @@ static char *trim(char *s)
 
 static void field_id(struct cat_state *st, char *v)
 {
-	unsigned int nr;
+	unsigned int nr, first;
 	char *comp;
-	size_t i;
 
 	if (!kmsg_parse_id(v, strlen(v), &comp, &nr)) {
 		cat_error(st, st->field_line, "malformed id \"%s\"", v);
@@ -461,26 +457,20 @@ static void field_id(struct cat_state *st, char *v)
 		return;
 	}
 	free(comp);
-	for (i = 0; i < st->nids; i++) {
-		if (st->ids[i].nr == nr) {
-			kmsg_diag_add(st->diags, st->path, st->field_line, true,
-				      "duplicate id %s, first at line %u",
-				      st->doc->id, st->ids[i].line);
-			st->failed = true;
-			return;
-		}
+	first = kmsg_seen_add_nr(&st->ids, nr, st->field_line);
+	if (first) {
+		kmsg_diag_add(st->diags, st->path, st->field_line, true,
+			      "duplicate id %s, first at line %u",
+			      st->doc->id, first);
+		st->failed = true;
 	}
-	KMSG_GROW(st->ids, st->capids, st->nids);
-	st->ids[st->nids].nr = nr;
-	st->ids[st->nids].line = st->field_line;
-	st->nids++;
 }
 
 static void field_parameter(struct cat_state *st, char *v)
 {
 	struct kmsg_doc *doc = st->doc;
 	unsigned int pos;
-	size_t k = 1, i;
+	size_t k = 1;
 
 	while (is_digit(v[k]))
 		k++;
@@ -495,13 +485,11 @@ static void field_parameter(struct cat_state *st, char *v)
 		cat_error(st, st->field_line, "parameter is not \"@N text\"");
 		return;
 	}
-	for (i = 0; i < doc->nparams; i++) {
-		if (doc->params[i].pos == pos) {
-			kmsg_diag_add(st->diags, st->path, st->field_line, true,
-				      "parameter @%u given twice", pos);
-			st->failed = true;
-			return;
-		}
+	if (kmsg_seen_add_nr(&st->params, pos, st->field_line)) {
+		kmsg_diag_add(st->diags, st->path, st->field_line, true,
+			      "parameter @%u given twice", pos);
+		st->failed = true;
+		return;
 	}
 	KMSG_GROW(doc->params, doc->capparams, doc->nparams);
 	doc->params[doc->nparams].pos = pos;
@@ -542,24 +530,12 @@ static void add_alias(struct kmsg_doc *doc, char *auto_id, char *modname,
 	doc->naliases++;
 }
 
-/* The alias of doc with this automatic id, or NULL */
-static const struct kmsg_alias *find_alias(const struct kmsg_doc *doc,
-					   const char *auto_id)
-{
-	size_t i;
-
-	for (i = 0; i < doc->naliases; i++)
-		if (!strcmp(doc->aliases[i].auto_id, auto_id))
-			return &doc->aliases[i];
-	return NULL;
-}
-
 /* "auto-id: MODNAME.hXXXXXXXX" or "auto-id: MODNAME "FORMAT"" */
 static void field_auto_id(struct cat_state *st, const char *v)
 {
 	size_t n = strlen(v), k = 0, j;
-	const struct kmsg_alias *dup;
 	char *modname, *fmt = NULL, *auto_id;
+	unsigned int dup;
 
 	while (is_modname_char(v[k]))
 		k++;
@@ -580,11 +556,11 @@ static void field_auto_id(struct cat_state *st, const char *v)
 			  v);
 		return;
 	}
-	dup = find_alias(st->doc, auto_id);
+	dup = kmsg_seen_add(&st->autos, auto_id, st->field_line);
 	if (dup) {
 		kmsg_diag_add(st->diags, st->path, st->field_line, true,
 			      "auto-id %s given twice, first at line %u",
-			      auto_id, dup->line);
+			      auto_id, dup);
 		st->failed = true;
 		free(auto_id);
 		free(modname);
@@ -686,7 +662,7 @@ out:
 static void finish_aliases(struct cat_state *st)
 {
 	struct kmsg_doc *doc = st->doc;
-	const struct kmsg_alias *dup;
+	unsigned int dup;
 	char *auto_id;
 
 	if (!doc->modname) {
@@ -698,9 +674,9 @@ static void finish_aliases(struct cat_state *st)
 		return;
 	}
 	auto_id = kmsg_catalog_auto_id(doc->modname, doc->format);
-	dup = find_alias(doc, auto_id);
+	dup = kmsg_seen_add(&st->autos, auto_id, doc->modname_line);
 	if (dup) {
-		kmsg_diag_add(st->diags, st->path, dup->line, true,
+		kmsg_diag_add(st->diags, st->path, dup, true,
 			      "auto-id %s is the one of modname and format (line %u)",
 			      auto_id, doc->format_line);
 		st->failed = true;
@@ -768,6 +744,9 @@ static void finish_entry(struct cat_state *st)
 	st->active = false;
 	st->failed = false;
 	st->seen = 0;
+	kmsg_seen_free(&st->params);
+	kmsg_seen_free(&st->autos);
+	kmsg_seen_free(&st->locales);
 }
 
 static bool valid_locale(const char *s, size_t n)
@@ -822,18 +801,16 @@ static void field_line(struct cat_state *st, const char *s, size_t n,
 		return;
 	}
 	if (f == F_TRANSLATION) {
-		for (i = 0; i < st->doc->ntrans; i++) {
-			const char *loc = st->doc->trans[i].locale;
-
-			if (strlen(loc) == k - 12 && !memcmp(loc, s + 12, k - 12)) {
-				char *name = kmsg_xstrndup(s, k);
-
-				cat_error(st, line, "field \"%s\" given twice", name);
-				free(name);
-				return;
-			}
-		}
 		st->locale = kmsg_xstrndup(s + 12, k - 12);
+		if (kmsg_seen_add(&st->locales, st->locale, line)) {
+			char *name = kmsg_xstrndup(s, k);
+
+			cat_error(st, line, "field \"%s\" given twice", name);
+			free(name);
+			free(st->locale);
+			st->locale = NULL;
+			return;
+		}
 	} else if (f != F_PARAMETER && f != F_AUTOID && (st->seen & (1u << f))) {
 		char *name = kmsg_xstrndup(s, k);
 
@@ -930,5 +907,8 @@ void kmsg_catalog_parse(const char *path, const char *comp, const char *text,
 		finish_entry(&st);
 	kmsg_strbuf_free(&st.val);
 	free(st.locale);
-	free(st.ids);
+	kmsg_seen_free(&st.ids);
+	kmsg_seen_free(&st.params);
+	kmsg_seen_free(&st.autos);
+	kmsg_seen_free(&st.locales);
 }

@@ -3,13 +3,22 @@
  * Reading the docs database
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
 #include "kmsg_docs.h"
+#include "kmsg_id.h"
+
+/* The progress handler runs every this many SQLite instructions */
+#define PROGRESS_STEP		1000
+/* The longest string or blob read from the database */
+#define KMSG_DOCS_VALUE_MAX	(16 << 20)
 
 struct kmsg_docs {
 	sqlite3 *db;
@@ -17,6 +26,11 @@ struct kmsg_docs {
 	/* NULL in a database without aliases (schema 1) */
 	sqlite3_stmt *curated, *autos;
 	char *tr_buf;
+	char *path;
+	char err[512];
+	/* SQLite instructions of the current call, and its budget */
+	unsigned long long work, work_max;
+	int step;		/* of the progress handler */
 };
 
 static const char sql_doc[] =
@@ -49,19 +63,209 @@ static const char sql_tr_aliases[] =
 	"(?1, (SELECT id FROM aliases WHERE auto_id = ?1 AND position = 0)) "
 	"ORDER BY id <> ?1 LIMIT 1";
 
+/*
+ * The objects the queries read, what each must be: a table, or the FTS5
+ * table of the search.  A view (or a virtual table of another module) in
+ * a crafted file could run any query, an endless recursive one too.
+ */
+static const struct {
+	const char *name;
+	bool optional;		/* aliases: schema 1 has none */
+	bool fts5;
+} objects[] = {
+	{ "docs", false, false },
+	{ "parameters", false, false },
+	{ "messages", false, false },
+	{ "translations", false, false },
+	{ "build", true, false },
+	{ "aliases", true, false },
+	{ "search", false, true },
+};
+
+/* The last error, as "PATH: " and the reason */
+static void __attribute__((format(printf, 2, 3)))
+set_err(struct kmsg_docs *d, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(d->err, sizeof(d->err), "%s: ", d->path);
+	if (n < 0 || (size_t)n >= sizeof(d->err))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->err + n, sizeof(d->err) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* SQLite's reason for the failure of the last call */
+static void sql_err(struct kmsg_docs *d, const char *what)
+{
+	if (sqlite3_errcode(d->db) == SQLITE_INTERRUPT)
+		set_err(d, "%s: the query took too long (over %llu SQLite instructions): a corrupt or crafted database", what,
+			d->work_max);
+	else
+		set_err(d, "%s: %s", what, sqlite3_errmsg(d->db));
+}
+
+/* An id from the database, quoted for a message: no control bytes */
+static const char *quoted(char *buf, size_t size, const unsigned char *s)
+{
+	size_t n = 0;
+
+	if (!s)
+		return "NULL";
+	buf[n++] = '"';
+	for (; *s && n + 6 < size; s++) {
+		if (*s < 0x20 || *s >= 0x7f || *s == '"' || *s == '\\')
+			n += snprintf(buf + n, size - n, "\\x%02x", *s);
+		else
+			buf[n++] = *s;
+	}
+	if (*s && n + 4 < size)
+		n += snprintf(buf + n, size - n, "...");
+	snprintf(buf + n, size - n, "\"");
+	return buf;
+}
+
+/* Stop a query that has done more than its share (kmsg_docs_open()) */
+static int progress(void *ctx)
+{
+	struct kmsg_docs *d = ctx;
+
+	d->work += d->step;
+	return d->work > d->work_max;
+}
+
+/* Each call has its own budget; a call inside a callback, too */
+static unsigned long long work_begin(struct kmsg_docs *d)
+{
+	unsigned long long saved = d->work;
+
+	d->work = 0;
+	return saved;
+}
+
+static void work_end(struct kmsg_docs *d, unsigned long long saved)
+{
+	d->work = saved;
+}
+
+/* Are the objects the queries read tables? 0, or -1 with d->err set */
+static int check_objects(struct kmsg_docs *d)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int rc, ret = 0;
+
+	if (sqlite3_prepare_v2(d->db, "SELECT type, sql FROM sqlite_master "
+			       "WHERE name = ?1 COLLATE NOCASE", -1, &st,
+			       NULL) != SQLITE_OK) {
+		sql_err(d, "not a kmsg docs database");
+		return -1;
+	}
+	for (i = 0; !ret && i < sizeof(objects) / sizeof(objects[0]); i++) {
+		const unsigned char *type, *sql;
+		bool virt;
+
+		sqlite3_bind_text(st, 1, objects[i].name, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_DONE) {
+			if (!objects[i].optional) {
+				set_err(d, "not a kmsg docs database: it has no table %s (docs-db/SCHEMA.md)",
+					objects[i].name);
+				ret = -1;
+			}
+		} else if (rc != SQLITE_ROW) {
+			sql_err(d, "not a kmsg docs database");
+			ret = -1;
+		} else {
+			type = sqlite3_column_text(st, 0);
+			sql = sqlite3_column_text(st, 1);
+			virt = sql && !sqlite3_strnicmp((const char *)sql,
+							"CREATE VIRTUAL", 14);
+			if (!type || strcmp((const char *)type, "table") ||
+			    virt != objects[i].fts5 ||
+			    (virt && sqlite3_strlike("%USING fts5(%",
+						     (const char *)sql, 0))) {
+				set_err(d, "not a kmsg docs database: %s is a %s%s, not %s (docs-db/SCHEMA.md)",
+					objects[i].name,
+					type ? (const char *)type : "NULL",
+					virt ? " (virtual)" : "",
+					objects[i].fts5 ? "an FTS5 table" : "a table");
+				ret = -1;
+			}
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Why @path cannot be a database, before SQLite says it more vaguely */
+static int check_path(const char *path, char *err, size_t errlen)
+{
+	struct stat stb;
+
+	if (stat(path, &stb)) {
+		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+			 errno == ENOENT ? ": no kmsg docs database there; "
+			 "'make docs-db' builds one (build/docs-db/kmsg.db), "
+			 "give it with --db FILE or KMSG_DB" : "");
+		return -1;
+	}
+	if (S_ISDIR(stb.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory, not a kmsg docs database (give the file, kmsg.db)",
+			 path);
+		return -1;
+	}
+	if (!S_ISREG(stb.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file, not a kmsg docs database",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+static int prepare(struct kmsg_docs *d, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(d->db, sql, -1, st, NULL) == SQLITE_OK)
+		return 0;
+	sql_err(d, "not a kmsg docs database");
+	return -1;
+}
+
 struct kmsg_docs *kmsg_docs_open(const char *path, char *err, size_t errlen)
 {
-	struct kmsg_docs *d = calloc(1, sizeof(*d));
+	struct kmsg_docs *d;
+	unsigned long long saved;
+	int rc;
 
-	if (!d) {
-		snprintf(err, errlen, "out of memory");
+	if (check_path(path, err, errlen))
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->path = strdup(path))) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		free(d);
 		return NULL;
 	}
-	if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(d->db, sql_doc, -1, &d->doc, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(d->db, sql_params, -1, &d->params, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: not a kmsg docs database: %s", path,
-			 d->db ? sqlite3_errmsg(d->db) : "cannot open");
+	d->work_max = KMSG_DOCS_WORK_MAX;
+	d->step = PROGRESS_STEP;
+	rc = sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READONLY, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "%s: cannot open it as a database: %s", path,
+			 d->db ? sqlite3_errmsg(d->db) : sqlite3_errstr(rc));
+		kmsg_docs_close(d);
+		return NULL;
+	}
+	/* the schema's SQL is the file's: no functions with side effects */
+	sqlite3_db_config(d->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(d->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_limit(d->db, SQLITE_LIMIT_LENGTH, KMSG_DOCS_VALUE_MAX);
+	sqlite3_progress_handler(d->db, d->step, progress, d);
+	saved = work_begin(d);
+	if (check_objects(d) ||
+	    prepare(d, sql_doc, &d->doc) || prepare(d, sql_params, &d->params)) {
+		snprintf(err, errlen, "%s", d->err);
 		kmsg_docs_close(d);
 		return NULL;
 	}
@@ -71,15 +275,14 @@ struct kmsg_docs *kmsg_docs_open(const char *path, char *err, size_t errlen)
 		sqlite3_finalize(d->curated);
 		d->curated = NULL;
 	}
-	if (sqlite3_prepare_v2(d->db, d->curated ? sql_msg_aliases : sql_msg, -1,
-			       &d->msg, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(d->db, d->curated ? sql_tr_aliases : sql_tr, -1,
-			       &d->tr, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: not a kmsg docs database: %s", path,
-			 d->db ? sqlite3_errmsg(d->db) : "cannot open");
+	if (prepare(d, d->curated ? sql_msg_aliases : sql_msg, &d->msg) ||
+	    prepare(d, d->curated ? sql_tr_aliases : sql_tr, &d->tr)) {
+		snprintf(err, errlen, "%s", d->err);
 		kmsg_docs_close(d);
 		return NULL;
 	}
+	work_end(d, saved);
+	d->err[0] = '\0';
 	return d;
 }
 
@@ -95,7 +298,20 @@ void kmsg_docs_close(struct kmsg_docs *d)
 	sqlite3_finalize(d->autos);
 	sqlite3_close(d->db);
 	free(d->tr_buf);
+	free(d->path);
 	free(d);
+}
+
+const char *kmsg_docs_errmsg(const struct kmsg_docs *d)
+{
+	return d->err;
+}
+
+void kmsg_docs_set_work_max(struct kmsg_docs *d, unsigned long long work)
+{
+	d->work_max = work ? work : KMSG_DOCS_WORK_MAX;
+	d->step = d->work_max < PROGRESS_STEP ? 1 : PROGRESS_STEP;
+	sqlite3_progress_handler(d->db, d->step, progress, d);
 }
 
 static char *col(sqlite3_stmt *st, int i)
@@ -151,7 +367,13 @@ static int get_params(struct kmsg_docs *d, struct kmsg_doc *doc)
 		}
 		free(doc->params[pos]);
 		doc->params[pos] = col(d->params, 1);
+		if (!doc->params[pos])
+			break;
 	}
+	if (rc == SQLITE_ROW)
+		set_err(d, "%s: out of memory", doc->id);
+	else if (rc != SQLITE_DONE)
+		sql_err(d, "table parameters");
 	sqlite3_reset(d->params);
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
@@ -170,16 +392,28 @@ static int level_of(const unsigned char *name)
 	return -1;
 }
 
-static void get_site(struct kmsg_docs *d, struct kmsg_doc *doc)
+static int get_site(struct kmsg_docs *d, struct kmsg_doc *doc)
 {
+	int rc;
+
 	sqlite3_bind_text(d->msg, 1, doc->id, -1, SQLITE_STATIC);
-	if (sqlite3_step(d->msg) == SQLITE_ROW) {
+	rc = sqlite3_step(d->msg);
+	if (rc == SQLITE_ROW) {
 		doc->level = sqlite3_column_int(d->msg, 0);
+		if (doc->level < 0 || doc->level > 7)
+			doc->level = -1;
 		doc->code_file = col(d->msg, 1);
 		doc->code_line = sqlite3_column_int(d->msg, 2);
 		doc->function = col(d->msg, 3);
+		if (!doc->code_file || !doc->function) {
+			set_err(d, "%s: out of memory", doc->id);
+			rc = SQLITE_NOMEM;
+		}
+	} else if (rc != SQLITE_DONE) {
+		sql_err(d, "table messages");
 	}
 	sqlite3_reset(d->msg);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -EIO;
 }
 
 struct alias_ctx {
@@ -215,13 +449,24 @@ static int add_alias(void *ctx, const char *auto_id, const char *modname,
 /* The docs row of id into doc: 0, 1 if there is none, -EIO */
 static int get_doc(struct kmsg_docs *d, const char *id, struct kmsg_doc *doc)
 {
+	const unsigned char *t;
+	char q[64];
 	int rc;
 
 	sqlite3_bind_text(d->doc, 1, id, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(d->doc);
 	if (rc != SQLITE_ROW) {
+		if (rc != SQLITE_DONE)
+			sql_err(d, "table docs");
 		sqlite3_reset(d->doc);
 		return rc == SQLITE_DONE ? 1 : -EIO;
+	}
+	t = sqlite3_column_text(d->doc, 0);
+	if (!t || !kmsg_id_is_curated((const char *)t)) {
+		set_err(d, "table docs: malformed id %s (not component.number)",
+			quoted(q, sizeof(q), t));
+		sqlite3_reset(d->doc);
+		return -EIO;
 	}
 	doc->id = col(d->doc, 0);
 	doc->format = col(d->doc, 1);
@@ -233,50 +478,73 @@ static int get_doc(struct kmsg_docs *d, const char *id, struct kmsg_doc *doc)
 	doc->line = sqlite3_column_int(d->doc, 7);
 	doc->level = level_of(sqlite3_column_text(d->doc, 8));
 	sqlite3_reset(d->doc);
+	if (!doc->id || !doc->format || !doc->description ||
+	    !doc->user_response || !doc->see_also || !doc->source || !doc->file) {
+		set_err(d, "%s: out of memory", id);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 int kmsg_docs_get(struct kmsg_docs *d, const char *id, struct kmsg_doc *doc)
 {
+	unsigned long long saved = work_begin(d);
 	struct alias_ctx ac = { .doc = doc };
-	char curated[256];
+	char curated[KMSG_ID_MAX];
 	int rc;
 
 	memset(doc, 0, sizeof(*doc));
 	rc = get_doc(d, id, doc);
-	if (rc == 1 && !kmsg_docs_curated_for_auto(d, id, curated, sizeof(curated)))
-		rc = get_doc(d, curated, doc);
-	if (rc)
-		return rc;
-	get_site(d, doc);
-	if (kmsg_docs_auto_for_curated(d, doc->id, add_alias, &ac) < 0)
-		rc = -EIO;
+	if (rc == 1) {
+		rc = kmsg_docs_curated_for_auto(d, id, curated, sizeof(curated));
+		if (!rc)
+			rc = get_doc(d, curated, doc);
+		else if (rc < 0)
+			rc = -EIO;
+	}
 	if (!rc)
+		rc = get_site(d, doc);
+	if (!rc && kmsg_docs_auto_for_curated(d, doc->id, add_alias, &ac) < 0)
+		rc = -EIO;
+	if (!rc && ac.err) {
 		rc = ac.err;
+		set_err(d, "%s: out of memory", id);
+	}
 	if (!rc)
 		rc = get_params(d, doc);
+	/* an error leaves nothing to free */
 	if (rc)
 		kmsg_doc_free(doc);
+	work_end(d, saved);
 	return rc;
 }
 
 int kmsg_docs_curated_for_auto(struct kmsg_docs *d, const char *auto_id,
 			       char *out, size_t outlen)
 {
+	unsigned long long saved;
 	const unsigned char *t;
+	char q[64];
 	int rc, ret = 1;
 
 	if (!d->curated)
 		return 1;
+	saved = work_begin(d);
 	sqlite3_bind_text(d->curated, 1, auto_id, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(d->curated);
 	if (rc == SQLITE_ROW) {
 		t = sqlite3_column_text(d->curated, 0);
-		ret = t && (size_t)snprintf(out, outlen, "%s", t) < outlen ? 0 : -1;
+		ret = t && kmsg_id_is_curated((const char *)t) &&
+			(size_t)snprintf(out, outlen, "%s", t) < outlen ? 0 : -1;
+		if (ret)
+			set_err(d, "table aliases: %s: malformed id %s (not component.number)",
+				auto_id, quoted(q, sizeof(q), t));
 	} else if (rc != SQLITE_DONE) {
+		sql_err(d, "table aliases");
 		ret = -1;
 	}
 	sqlite3_reset(d->curated);
+	work_end(d, saved);
 	return ret;
 }
 
@@ -286,10 +554,13 @@ int kmsg_docs_auto_for_curated(struct kmsg_docs *d, const char *id,
 					 const char *format),
 			       void *ctx)
 {
+	unsigned long long saved;
+	char q[64];
 	int rc, n = 0;
 
 	if (!d->autos)
 		return 0;
+	saved = work_begin(d);
 	sqlite3_bind_text(d->autos, 1, id, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(d->autos)) == SQLITE_ROW) {
 		const unsigned char *a = sqlite3_column_text(d->autos, 0);
@@ -298,11 +569,20 @@ int kmsg_docs_auto_for_curated(struct kmsg_docs *d, const char *id,
 
 		if (!a || !m)
 			continue;
+		if (!kmsg_id_is_auto((const char *)a)) {
+			set_err(d, "table aliases: %s: malformed automatic id %s",
+				id, quoted(q, sizeof(q), a));
+			rc = SQLITE_CORRUPT;
+			break;
+		}
 		n++;
 		if (cb(ctx, (const char *)a, (const char *)m, (const char *)f))
 			break;
 	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE && rc != SQLITE_CORRUPT)
+		sql_err(d, "table aliases");
 	sqlite3_reset(d->autos);
+	work_end(d, saved);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : -1;
 }
 
@@ -310,14 +590,18 @@ static const char *lookup_tr(struct kmsg_docs *d, const char *id,
 			     const char *locale, size_t len)
 {
 	const unsigned char *t;
+	int rc;
 
 	sqlite3_bind_text(d->tr, 1, id, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(d->tr, 2, locale, len, SQLITE_TRANSIENT);
 	free(d->tr_buf);
 	d->tr_buf = NULL;
-	if (sqlite3_step(d->tr) == SQLITE_ROW) {
+	rc = sqlite3_step(d->tr);
+	if (rc == SQLITE_ROW) {
 		t = sqlite3_column_text(d->tr, 0);
 		d->tr_buf = t ? strdup((const char *)t) : NULL;
+	} else if (rc != SQLITE_DONE) {
+		sql_err(d, "table translations");
 	}
 	sqlite3_reset(d->tr);
 	return d->tr_buf;
@@ -327,13 +611,16 @@ const char *kmsg_docs_translation(struct kmsg_docs *d, const char *id,
 				  const char *locale)
 {
 	size_t len = strcspn(locale, ".@");
+	unsigned long long saved;
 	const char *t;
 
 	if (!len || !strncmp(locale, "C", len) || !strncmp(locale, "POSIX", len))
 		return NULL;
+	saved = work_begin(d);
 	t = lookup_tr(d, id, locale, len);
 	if (!t && memchr(locale, '_', len))
 		t = lookup_tr(d, id, locale, strcspn(locale, "_"));
+	work_end(d, saved);
 	return t;
 }
 
@@ -345,11 +632,16 @@ int kmsg_docs_search(struct kmsg_docs *d, const char *query,
 	static const char sql[] =
 		"SELECT id, format, description FROM search WHERE search MATCH ?1 "
 		"ORDER BY rank, id";
+	unsigned long long saved;
 	sqlite3_stmt *st;
 	int rc, n = 0;
 
-	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK)
+	saved = work_begin(d);
+	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		sql_err(d, "table search");
+		work_end(d, saved);
 		return -EIO;
+	}
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		n++;
@@ -358,41 +650,84 @@ int kmsg_docs_search(struct kmsg_docs *d, const char *query,
 		       (const char *)sqlite3_column_text(st, 2)))
 			break;
 	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		sql_err(d, "search");
 	sqlite3_finalize(st);
+	work_end(d, saved);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : -EINVAL;
 }
 
 int kmsg_docs_each(struct kmsg_docs *d, int (*cb)(void *ctx, const char *id),
 		   void *ctx)
 {
+	unsigned long long saved = work_begin(d);
+	char last[KMSG_ID_MAX] = "", q[64];
+	const unsigned char *id;
 	sqlite3_stmt *st;
-	int rc;
+	int rc, ret = 0;
 
 	if (sqlite3_prepare_v2(d->db, "SELECT id FROM docs ORDER BY id", -1,
-			       &st, NULL) != SQLITE_OK)
+			       &st, NULL) != SQLITE_OK) {
+		sql_err(d, "table docs");
+		work_end(d, saved);
 		return -EIO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (cb(ctx, (const char *)sqlite3_column_text(st, 0)))
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_text(st, 0);
+		if (!id || !kmsg_id_is_curated((const char *)id)) {
+			set_err(d, "table docs: malformed id %s (not component.number)",
+				quoted(q, sizeof(q), id));
+			ret = -EIO;
 			break;
+		}
+		/*
+		 * Once a query in @cb finds the file corrupt, SQLite may
+		 * start this one over: stop rather than go round forever.
+		 */
+		if (last[0] && strcmp(last, (const char *)id) >= 0) {
+			set_err(d, "table docs: id %s after %s: the ids are out of order, the file is corrupt",
+				id, last);
+			ret = -EIO;
+			break;
+		}
+		snprintf(last, sizeof(last), "%s", id);
+		ret = cb(ctx, (const char *)id);
+		if (ret)
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		sql_err(d, "table docs");
+		ret = -EIO;
+	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -EIO;
+	work_end(d, saved);
+	return ret < 0 ? ret : 0;
 }
 
 const char *kmsg_docs_build(struct kmsg_docs *d, const char *key)
 {
-	sqlite3_stmt *st;
+	unsigned long long saved = work_begin(d);
 	const unsigned char *t;
+	sqlite3_stmt *st;
+	int rc;
 
 	free(d->tr_buf);
 	d->tr_buf = NULL;
 	if (sqlite3_prepare_v2(d->db, "SELECT value FROM build WHERE key = ?1",
-			       -1, &st, NULL) != SQLITE_OK)
+			       -1, &st, NULL) != SQLITE_OK) {
+		sql_err(d, "table build");
+		work_end(d, saved);
 		return "";
+	}
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
 		t = sqlite3_column_text(st, 0);
 		d->tr_buf = t ? strdup((const char *)t) : NULL;
+	} else if (rc != SQLITE_DONE) {
+		sql_err(d, "table build");
 	}
 	sqlite3_finalize(st);
+	work_end(d, saved);
 	return d->tr_buf ? d->tr_buf : "";
 }

@@ -50,14 +50,43 @@ struct kmsg_doc {
 /* Default location of the database: $KMSG_DB, else this */
 #define KMSG_DOCS_DEFAULT "/usr/share/kmsg/kmsg.db"
 
-/* Open the database read-only; NULL with a message in @err on failure */
+/*
+ * Open the database read-only; NULL with a message in @err on failure:
+ * the path, what is wrong with it and, for a missing file, how to get a
+ * database.  The file is untrusted: the objects the queries read must be
+ * tables (not views), the schema's SQL runs untrusted
+ * (SQLITE_DBCONFIG_TRUSTED_SCHEMA off), and every call below is bounded
+ * (KMSG_DOCS_WORK_MAX): a corrupt or crafted file gives an error, never a
+ * hang.
+ */
 struct kmsg_docs *kmsg_docs_open(const char *path, char *err, size_t errlen);
 void kmsg_docs_close(struct kmsg_docs *docs);
 
 /*
- * 0 and @doc filled (free with kmsg_doc_free), 1 if not documented, <0.
- * @id may be an automatic id documented under an identifier: @doc is then
- * that identifier's documentation (doc->id is "oom.9", not @id).
+ * The work one call may do, in SQLite virtual machine instructions: about
+ * a second.  A lookup in a database of a whole kernel takes a few
+ * thousand.
+ */
+#define KMSG_DOCS_WORK_MAX	(100ULL * 1000 * 1000)
+
+/*
+ * Why the last call that failed failed: "PATH: REASON" (an SQLite error,
+ * the query took too long, a malformed id in the database...); "" if
+ * none failed.  Valid until the next call.
+ */
+const char *kmsg_docs_errmsg(const struct kmsg_docs *docs);
+
+/* Tests: bound each call to @work instructions instead (0: the default) */
+void kmsg_docs_set_work_max(struct kmsg_docs *docs, unsigned long long work);
+
+/*
+ * 0 and @doc filled (free with kmsg_doc_free), 1 if not documented, <0
+ * (kmsg_docs_errmsg() says why; @doc is then empty, with nothing to
+ * free).  @id may be an automatic id documented under an identifier: @doc
+ * is then that identifier's documentation (doc->id is "oom.9", not @id).
+ * doc->id and the automatic ids of doc->aliases are well-formed ids
+ * (kmsg_id_is_curated(), kmsg_id_is_auto()): a row with another id is an
+ * error.
  */
 int kmsg_docs_get(struct kmsg_docs *docs, const char *id, struct kmsg_doc *doc);
 void kmsg_doc_free(struct kmsg_doc *doc);
@@ -93,13 +122,22 @@ int kmsg_docs_auto_for_curated(struct kmsg_docs *docs, const char *id,
 const char *kmsg_docs_translation(struct kmsg_docs *docs, const char *id,
 				  const char *locale);
 
-/* Ids matching the full-text @query, best first; @cb returns nonzero to stop */
+/*
+ * Ids matching the full-text @query, best first; @cb returns nonzero to
+ * stop.  The number of calls of @cb, or <0 (kmsg_docs_errmsg() says why:
+ * also a query FTS5 does not take).
+ */
 int kmsg_docs_search(struct kmsg_docs *docs, const char *query,
 		     int (*cb)(void *ctx, const char *id, const char *format,
 			       const char *description),
 		     void *ctx);
 
-/* Every documented id, in order; @cb returns nonzero to stop */
+/*
+ * Every documented id, in order; @cb returns nonzero to stop, a negative
+ * value to stop with that error.  Returns 0, the error of @cb, or <0 for
+ * an error of the database (kmsg_docs_errmsg(): also a malformed id, or
+ * ids out of order, as when a corrupt file makes SQLite start over).
+ */
 int kmsg_docs_each(struct kmsg_docs *docs,
 		   int (*cb)(void *ctx, const char *id), void *ctx);
 

@@ -109,6 +109,43 @@ static bool is_auto_suffix(const char *s)
 	return !s[8];
 }
 
+static bool is_component_char(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		c == '_' || c == '-';
+}
+
+bool kmsg_id_is_curated(const char *s)
+{
+	size_t n = strlen(s), k = 0, d;
+	unsigned long long v = 0;
+
+	if (n >= KMSG_ID_MAX)
+		return false;
+	while (is_component_char(s[k]))
+		k++;
+	if (!k || s[k] != '.')
+		return false;
+	d = ++k;
+	if (s[d] == '0' && s[d + 1])
+		return false;
+	for (; is_digit(s[k]) && k - d < 10; k++)
+		v = v * 10 + (unsigned int)(s[k] - '0');
+	return k > d && !s[k] && v <= UINT_MAX;
+}
+
+bool kmsg_id_is_auto(const char *s)
+{
+	size_t n = strlen(s), k;
+
+	if (n >= KMSG_ID_MAX || n < 11)
+		return false;
+	for (k = 0; k < n - 10; k++)
+		if (!is_component_char(s[k]) || s[k] == '-')
+			return false;
+	return s[k] == '.' && is_auto_suffix(s + k + 1);
+}
+
 static int fail(char *err, size_t errlen, const char *why, const char *what)
 {
 	snprintf(err, errlen, "%s%s", why, what);
@@ -168,7 +205,8 @@ int kmsg_msg_ids(const struct kmsg_msg *m, kmsg_alias_fn alias, void *ctx,
 	if (ret)
 		return 0;
 	buf[sizeof(buf) - 1] = '\0';
-	if (parse_curated(buf, false, &len, &ids->number, &hi))
+	if (!kmsg_id_is_curated(buf) ||
+	    parse_curated(buf, false, &len, &ids->number, &hi))
 		return fail(err, errlen, "alias is not component.number: ",
 			    ids->automatic);
 	memcpy(ids->curated, buf, sizeof(buf));

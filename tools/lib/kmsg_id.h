@@ -112,6 +112,17 @@ static inline const char *kmsg_ids_component(const struct kmsg_ids *ids,
 /* Is @name the curated component or the modname ("vmlinux" if none)? */
 bool kmsg_ids_component_is(const struct kmsg_ids *ids, const char *name);
 
+/*
+ * The grammar of docs-db/FORMAT.md, for ids read from a database or a
+ * catalog before they become file names, roff or HTML: a curated id is
+ * "component.number", the component one or more of [A-Za-z0-9_-], the
+ * number decimal without leading zeros and at most UINT_MAX; an automatic
+ * id is "modname.h" and 8 lowercase hex digits, the modname one or more of
+ * [A-Za-z0-9_].  Either is shorter than KMSG_ID_MAX.
+ */
+bool kmsg_id_is_curated(const char *s);
+bool kmsg_id_is_auto(const char *s);
+
 /* --id: a curated "comp.N" or "comp.N-M", or an automatic id */
 struct kmsg_id_filter {
 	char component[KMSG_ID_MAX];	/* curated: the component */

@@ -3,6 +3,7 @@
  * kmsg_srcdoc - shared helpers of kmsg-doc and the parser of in-source
  * message documentation.  See kmsg_srcdoc.h.
  */
+#define _GNU_SOURCE		/* tdestroy() */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <search.h>
 
 #include "kmsg_srcdoc.h"
 
@@ -136,6 +138,53 @@ char *kmsg_sb_take(struct kmsg_strbuf *sb)
 	sb->len = 0;
 	sb->cap = 0;
 	return s;
+}
+
+/* ---- keys seen ---- */
+
+struct seen_key {
+	unsigned int line;
+	char key[];
+};
+
+static int seen_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct seen_key *)a)->key,
+		      ((const struct seen_key *)b)->key);
+}
+
+unsigned int kmsg_seen_add(struct kmsg_seen *s, const char *key,
+			   unsigned int line)
+{
+	size_t n = strlen(key);
+	struct seen_key *k = kmsg_xmalloc(sizeof(*k) + n + 1);
+	struct seen_key **found;
+
+	k->line = line;
+	memcpy(k->key, key, n + 1);
+	found = tsearch(k, &s->root, seen_cmp);
+	if (!found)
+		kmsg_oom();
+	if (*found != k) {
+		free(k);
+		return (*found)->line;
+	}
+	return 0;
+}
+
+unsigned int kmsg_seen_add_nr(struct kmsg_seen *s, unsigned int nr,
+			      unsigned int line)
+{
+	char key[16];
+
+	snprintf(key, sizeof(key), "%u", nr);
+	return kmsg_seen_add(s, key, line);
+}
+
+void kmsg_seen_free(struct kmsg_seen *s)
+{
+	tdestroy(s->root, free);
+	s->root = NULL;
 }
 
 /* Control bytes of untrusted text become '?' in diagnostics. */
@@ -457,6 +506,7 @@ struct comment_state {
 	struct kmsg_strbuf desc, uresp;
 	struct kmsg_strbuf param;	/* text of the current @N */
 	unsigned int param_pos, param_line;
+	struct kmsg_seen params;	/* the @N so far */
 };
 
 static void end_param(struct comment_state *st)
@@ -472,16 +522,6 @@ static void end_param(struct comment_state *st)
 	p->line = st->param_line;
 	p->text = kmsg_sb_take(&st->param);
 	st->sec = SEC_NONE;
-}
-
-static bool has_param(const struct kmsg_doc *doc, unsigned int pos)
-{
-	size_t i;
-
-	for (i = 0; i < doc->nparams; i++)
-		if (doc->params[i].pos == pos)
-			return true;
-	return false;
 }
 
 /* "Description:" or "User Response:" at the start of s: length, else 0 */
@@ -530,7 +570,7 @@ static void comment_line(struct comment_state *st, const char *s, size_t n,
 			st->sec = SEC_NONE;
 			return;
 		}
-		if (has_param(st->doc, pos)) {
+		if (kmsg_seen_add_nr(&st->params, pos, line)) {
 			kmsg_diag_add(st->diags, st->file, line, true,
 				      "parameter @%u documented twice", pos);
 			st->sec = SEC_NONE;
@@ -660,6 +700,7 @@ static struct kmsg_doc *parse_doc_comment(const char *file, const char *body,
 		line++;
 	}
 	end_param(&st);
+	kmsg_seen_free(&st.params);
 	free(st.doc->description);
 	free(st.doc->user_response);
 	st.doc->description = kmsg_sb_take(&st.desc);

@@ -59,6 +59,23 @@ char *kmsg_sb_take(struct kmsg_strbuf *sb);
 		}							\
 	} while (0)
 
+/*
+ * The keys seen so far, each with the line it was first seen at: the
+ * duplicate checks of untrusted input in O(log n) each (a balanced tree),
+ * not a scan of everything before.  A zero-initialised one is empty.
+ */
+struct kmsg_seen {
+	void *root;
+};
+
+/* 0 if @key is new (it is added with @line, not 0), else its first line */
+unsigned int kmsg_seen_add(struct kmsg_seen *s, const char *key,
+			   unsigned int line);
+/* The same for a number */
+unsigned int kmsg_seen_add_nr(struct kmsg_seen *s, unsigned int nr,
+			      unsigned int line);
+void kmsg_seen_free(struct kmsg_seen *s);
+
 /* Diagnostics: "FILE:LINE: error: TEXT" / "FILE:LINE: warning: TEXT" */
 struct kmsg_diag {
 	char *file;

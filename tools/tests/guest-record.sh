@@ -46,7 +46,7 @@ TRACEEVENT_PLUGIN_DIR=$tools trace-cmd report "$rec/kmsg.dat" 2>/dev/null |
 	grep -E ' kmsg: +kmsgtest\.[0-9]+ <' | sed 's/.* kmsg: *[^ ]* <[0-7]> //' > "$tmp/plugin"
 
 n=$(wc -l < "$tmp/want")
-echo "1..$((3 * n + 8))"
+echo "1..$((3 * n + 9))"
 t=0
 check() {	# check NAME FILE LINE [WANT]
 	local got want
@@ -160,6 +160,27 @@ sed 's/ \[kmsgtest\]//g' "$tmp/want" > "$tmp/want.nomod"
 for i in $(seq 1 "$n"); do
 	check "trace-cmd report + plugin" plugin "$i" want.nomod
 done
+
+# a damaged trace.dat: cut inside its CPU data (where libtracecmd's
+# tracecmd_open() crashes), and in every page of its headers; each gives
+# a clear error naming the file, exit status 1, never a signal
+t=$((t + 1))
+bad=0
+size=$(stat -c %s "$rec/kmsg.dat")
+for cut in $(seq 64 4096 "$size") $((size / 2)); do
+	head -c "$cut" "$rec/kmsg.dat" > "$tmp/cut.dat"
+	"$tools/kmsg" report "$tmp/cut.dat" > /dev/null 2> "$tmp/cut.err"
+	rc=$?
+	if [ "$rc" != 1 ] || ! grep -q "cut.dat: " "$tmp/cut.err"; then
+		bad=$((bad + 1))
+		echo "# cut at $cut: exit status $rc: $(head -c 200 "$tmp/cut.err")"
+	fi
+done
+if [ "$bad" = 0 ]; then
+	echo "ok $t kmsg report of a cut trace.dat: a clear error, exit status 1 ($(head -n1 "$tmp/cut.err"))"
+else
+	echo "not ok $t kmsg report of a cut trace.dat: $bad cuts not refused cleanly"
+fi
 
 # offline, with the docs database: -x in JSON, and a translation
 t=$((t + 1))

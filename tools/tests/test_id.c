@@ -231,6 +231,11 @@ static void test_alias(void)
 	   strstr(err, "component.number"), "alias \"oom\" refused: %s", err);
 	ok(kmsg_msg_ids(&m, fake_alias, "oom.9-12", &ids, err, sizeof(err)) == -1,
 	   "alias \"oom.9-12\" refused");
+	/* an alias from a crafted database is printed: the id grammar only */
+	ok(kmsg_msg_ids(&m, fake_alias, "\033[2J.9", &ids, err, sizeof(err)) == -1 &&
+	   !ids.curated[0], "alias with an escape sequence refused");
+	ok(kmsg_msg_ids(&m, fake_alias, "../x.9", &ids, err, sizeof(err)) == -1,
+	   "alias \"../x.9\" refused");
 
 	memset(cut, 'f', KMSG_EVENT_FMT_MAX);
 	alias_calls = 0;
@@ -242,6 +247,43 @@ static void test_alias(void)
 	kmsg_msg_ids(&m, fake_alias, "oom.9", &ids, err, sizeof(err));
 	ok(!alias_calls, "no alias lookup for curated, cut or version 1 (%d)",
 	   alias_calls);
+}
+
+/* docs-db/FORMAT.md's grammar, for ids read from a database or catalog */
+static void test_grammar(void)
+{
+	static const char *const curated[] = {
+		"oom.9", "kmsgtest.0", "hung_task.3", "a-b_C9.4294967295",
+	};
+	static const char *const not_curated[] = {
+		"", "oom", ".9", "oom.", "oom.09", "oom.4294967296",
+		"oom.99999999999", "../../x", "../x.1", "a/b.1", "a.b.1",
+		"oom.9-12", "oom.9 ", "x.1\n.so /etc/passwd", "\033[2J.1",
+		"oom.h923b9134", "x\"y.1", "x<y.1",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.1",
+	};
+	static const char *const autos[] = {
+		"oom_kill.h923b9134", "vmlinux.h00000000", "A_9.hffffffff",
+	};
+	static const char *const not_autos[] = {
+		"", ".h923b9134", "oom_kill.h923B9134", "oom_kill.h923b913",
+		"oom_kill.h923b91345", "oom-kill.h923b9134", "../x.h923b9134",
+		"oom_kill.x923b9134", "oom.9",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(curated) / sizeof(curated[0]); i++)
+		ok(kmsg_id_is_curated(curated[i]) && !kmsg_id_is_auto(curated[i]),
+		   "curated id: %s", curated[i]);
+	for (i = 0; i < sizeof(not_curated) / sizeof(not_curated[0]); i++)
+		ok(!kmsg_id_is_curated(not_curated[i]),
+		   "not a curated id: #%zu", i);
+	for (i = 0; i < sizeof(autos) / sizeof(autos[0]); i++)
+		ok(kmsg_id_is_auto(autos[i]) && !kmsg_id_is_curated(autos[i]),
+		   "automatic id: %s", autos[i]);
+	for (i = 0; i < sizeof(not_autos) / sizeof(not_autos[0]); i++)
+		ok(!kmsg_id_is_auto(not_autos[i]), "not an automatic id: #%zu", i);
 }
 
 static void test_filter(void)
@@ -326,6 +368,7 @@ int main(void)
 	test_auto_id();
 	test_ids();
 	test_alias();
+	test_grammar();
 	test_filter();
 	return tap_done();
 }
