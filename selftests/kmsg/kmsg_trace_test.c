@@ -540,6 +540,15 @@ TEST_F(trace, plain_paths)
 	t = find_fmt(&self->t, "kmsg_paths: pointers %p %pK %px");
 	ASSERT_NE(NULL, t);
 	EXPECT_EQ(0, t->problems);
+	t = find_fmt(&self->t, "kmsg_paths: not an error %pe");
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(0, t->problems);
+
+	/* A string no longer than a printk record holds */
+	t = find_fmt(&self->t, "kmsg_paths: long %s");
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(1, t->nargs);
+	EXPECT_EQ(1024, (int)t->str_len[0]);
 
 	/*
 	 * A message passed in a %pV is recorded as itself: its format, its

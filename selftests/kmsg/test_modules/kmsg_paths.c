@@ -17,6 +17,8 @@
 #include <linux/printk.h>
 
 static int kmsg_paths_target;
+/* longer than a printk record: no more of it recorded than printed */
+static char kmsg_paths_long[1500];
 
 static __printf(1, 2) void kmsg_paths_wrap(const char *fmt, ...)
 {
@@ -79,6 +81,8 @@ static void kmsg_paths_pointers(void)
 	pr_info("address %pI4 mac %pM\n", ip4, mac);
 	pr_info("errors %pe %pe %pe\n", ERR_PTR(-ENOMEM), ERR_PTR(-EIO),
 		ERR_PTR(-4095));
+	/* not an error pointer: printed, and recorded, as a hashed %p */
+	pr_info("not an error %pe\n", &kmsg_paths_target);
 }
 
 static int __init kmsg_paths_init(void)
@@ -114,6 +118,8 @@ static int __init kmsg_paths_init(void)
 	pr_info("width [%8d] [%-8d] [%08x] [%.3s] [%*d]\n", 42, 42, 0xabc,
 		"abcdef", 6, 7);
 	pr_info("two\nlines %d\n", 2);
+	memset(kmsg_paths_long, 'x', sizeof(kmsg_paths_long) - 1);
+	pr_info("long %s\n", kmsg_paths_long);
 	pr_info("kmsg_paths done\n");
 	return 0;
 }
