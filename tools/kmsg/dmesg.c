@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kmsg_dmesg.h"
 #include "kmsg_docs.h"
 #include "kmsg_json.h"
 #include "kmsg.h"
@@ -43,28 +44,41 @@ static bool find_id(const char *text, char *id, size_t size)
 	}
 }
 
-/* One line of /dev/kmsg ("pri,seq,ts,flags;text") or of dmesg output */
-static void dmesg_line(struct options *o, struct kmsg_docs *docs, char *line)
+/*
+ * One line of /dev/kmsg ("pri,seq,ts,flags;text") or of dmesg output, of
+ * @len bytes: shown with control characters and NULs escaped
+ */
+static void dmesg_line(struct options *o, struct kmsg_docs *docs,
+		       const char *line, size_t len)
 {
-	unsigned long long ts;
-	unsigned int pri;
-	char id[96], *text = line;
 	struct state st = { .opt = o, .docs = docs };
+	struct kmsg_strbuf text = { 0 };
+	struct kmsg_dmesg_line l;
+	char id[96];
 
-	line[strcspn(line, "\n")] = '\0';
-	if (line[0] == ' ')
-		return;		/* a /dev/kmsg dictionary line */
-	if (sscanf(line, "%u,%*u,%llu,", &pri, &ts) == 2 && strchr(line, ';')) {
-		text = strchr(line, ';') + 1;
-		printf("[%5llu.%06llu] %-6s %s\n", ts / 1000000, ts % 1000000,
-		       kmsg_level_name(pri & 7), text);
-	} else {
-		printf("%s\n", line);
-		if (line[0] == '[' && strchr(line, ']'))
-			text = strchr(line, ']') + 1 + (strchr(line, ']')[1] == ' ');
+	if (len && line[len - 1] == '\n')
+		len--;
+	kmsg_dmesg_parse(line, len, &l);
+	if (l.dict)
+		return;
+	if (l.record)
+		printf("[%5llu.%06llu] %-6s ", l.ts / 1000000, l.ts % 1000000,
+		       kmsg_level_name(l.pri & 7));
+	else
+		l = (struct kmsg_dmesg_line){ .text = line, .text_len = len };
+	if (kmsg_dmesg_escape(&text, l.text, l.text_len)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(1);
 	}
-	if (o->explain && find_id(text, id, sizeof(id)))
+	printf("%s\n", text.buf ? text.buf : "");
+	kmsg_strbuf_free(&text);
+	if (!o->explain)
+		return;
+	kmsg_dmesg_parse(line, len, &l);
+	if (kmsg_dmesg_escape(&text, l.text, l.text_len) == 0 && text.buf &&
+	    find_id(text.buf, id, sizeof(id)))
 		print_explain(&st, id);
+	kmsg_strbuf_free(&text);
 }
 
 static int cmd_dmesg(struct options *o, const char *file)
@@ -73,6 +87,7 @@ static int cmd_dmesg(struct options *o, const char *file)
 	bool kmsg = !file;
 	char err[512], *line = NULL;
 	size_t cap = 0;
+	ssize_t len;
 	FILE *f;
 
 	if (o->explain) {
@@ -97,8 +112,7 @@ static int cmd_dmesg(struct options *o, const char *file)
 		       (n < 0 && errno == EPIPE)) {
 			if (n <= 0)
 				continue;
-			rec[n] = '\0';
-			dmesg_line(o, docs, rec);
+			dmesg_line(o, docs, rec, n);
 		}
 		close(fd);
 	} else {
@@ -108,8 +122,8 @@ static int cmd_dmesg(struct options *o, const char *file)
 			kmsg_docs_close(docs);
 			return 1;
 		}
-		while (getline(&line, &cap, f) > 0)
-			dmesg_line(o, docs, line);
+		while ((len = getline(&line, &cap, f)) > 0)
+			dmesg_line(o, docs, line, len);
 		if (f != stdin)
 			fclose(f);
 		free(line);

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of kernel log lines as kmsg dmesg reads them: /dev/kmsg
+ * records only when well formed, dmesg's "[ts] " prefix, and text shown
+ * with control characters and NULs escaped, never raw to a terminal.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmsg_dmesg.h"
+#include "tap.h"
+
+#define S(lit) lit, sizeof(lit) - 1
+
+static void text_is(const struct kmsg_dmesg_line *l, const char *want,
+		    const char *what)
+{
+	ok(l->text_len == strlen(want) && !memcmp(l->text, want, l->text_len),
+	   "%s: text '%.*s'", what, (int)l->text_len, l->text);
+}
+
+static void escaped(const char *s, size_t len, const char *want,
+		    const char *what)
+{
+	struct kmsg_strbuf out = { 0 };
+
+	ok(!kmsg_dmesg_escape(&out, s, len) && out.buf &&
+	   !strcmp(out.buf, want), "%s: %s", what, out.buf ? out.buf : "");
+	kmsg_strbuf_free(&out);
+}
+
+int main(void)
+{
+	struct kmsg_dmesg_line l;
+
+	printf("TAP version 13\n");
+	kmsg_dmesg_parse(S("6,412,3456789,-;clocksource: Switched"), &l);
+	ok(l.record && l.pri == 6 && l.seq == 412 && l.ts == 3456789,
+	   "a /dev/kmsg record: pri, seq, ts");
+	text_is(&l, "clocksource: Switched", "a /dev/kmsg record");
+	kmsg_dmesg_parse(S("4,7,8,c,caller=T1;a;b"), &l);
+	ok(l.record && l.pri == 4, "a record with more fields before ';'");
+	text_is(&l, "a;b", "the first ';' ends the prefix");
+
+	kmsg_dmesg_parse(S("-1,-1,-1,;x"), &l);
+	ok(!l.record, "'-1,-1,-1,;x' is not a record");
+	text_is(&l, "-1,-1,-1,;x", "not a record: the whole line");
+	kmsg_dmesg_parse(S("4294967296,1,1,-;x"), &l);
+	ok(!l.record, "a priority beyond 32 bits is not a record");
+	kmsg_dmesg_parse(S("1,99999999999999999999,1,-;x"), &l);
+	ok(!l.record, "a sequence number beyond 64 bits is not a record");
+	kmsg_dmesg_parse(S("6,1,2;x"), &l);
+	ok(!l.record, "two numbers and ';' is not a record");
+	kmsg_dmesg_parse(S("6,1,2,-\0;x"), &l);
+	ok(!l.record, "a NUL before ';' is not a record");
+	kmsg_dmesg_parse(S("6,1,2,"), &l);
+	ok(!l.record, "no ';' is not a record");
+
+	kmsg_dmesg_parse(S("[    1.234567] smp: Brought up"), &l);
+	ok(!l.record && !l.dict, "dmesg output: not a record");
+	text_is(&l, "smp: Brought up", "dmesg output: after '[ts] '");
+	kmsg_dmesg_parse(S("[unterminated"), &l);
+	text_is(&l, "[unterminated", "'[' without ']': the whole line");
+	kmsg_dmesg_parse(S(" SUBSYSTEM=platform"), &l);
+	ok(l.dict, "a dictionary line");
+	kmsg_dmesg_parse("", 0, &l);
+	ok(!l.record && !l.text_len, "an empty line");
+
+	escaped(S("plain \xc3\xa9t\xc3\xa9 text"), "plain \xc3\xa9t\xc3\xa9 text",
+		"UTF-8 and text unchanged");
+	escaped(S("red \x1b[31mALERT\x07"), "red \\x1b[31mALERT\\x07",
+		"escape sequences shown, not sent to the terminal");
+	escaped(S("before\0after\x7f"), "before\\x00after\\x7f",
+		"a NUL and the rest of the line kept, DEL escaped");
+	escaped(S("tab\there"), "tab\\x09here", "a tab escaped, as /dev/kmsg does");
+	return tap_done();
+}
