@@ -54,6 +54,8 @@ static void dmesg_line(struct options *o, struct kmsg_docs *docs,
 	struct state st = { .opt = o, .docs = docs };
 	struct kmsg_strbuf text = { 0 };
 	struct kmsg_dmesg_line l;
+	const char *shown;
+	size_t shown_len;
 	char id[96];
 
 	if (len && line[len - 1] == '\n')
@@ -61,22 +63,24 @@ static void dmesg_line(struct options *o, struct kmsg_docs *docs,
 	kmsg_dmesg_parse(line, len, &l);
 	if (l.dict)
 		return;
+	/* a record's text after its time and level; other lines whole */
+	shown = l.record ? l.text : line;
+	shown_len = l.record ? l.text_len : len;
 	if (l.record)
 		printf("[%5llu.%06llu] %-6s ", l.ts / 1000000, l.ts % 1000000,
 		       kmsg_level_name(l.pri & 7));
-	else
-		l = (struct kmsg_dmesg_line){ .text = line, .text_len = len };
-	if (kmsg_dmesg_escape(&text, l.text, l.text_len)) {
+	if (kmsg_dmesg_escape(&text, shown, shown_len)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		exit(1);
 	}
 	printf("%s\n", text.buf ? text.buf : "");
-	kmsg_strbuf_free(&text);
-	if (!o->explain)
-		return;
-	kmsg_dmesg_parse(line, len, &l);
-	if (kmsg_dmesg_escape(&text, l.text, l.text_len) == 0 && text.buf &&
-	    find_id(text.buf, id, sizeof(id)))
+	/* the id is looked for in the message, after dmesg's "[ts] " */
+	if (o->explain && shown != l.text) {
+		kmsg_strbuf_free(&text);
+		if (kmsg_dmesg_escape(&text, l.text, l.text_len))
+			text.len = 0;
+	}
+	if (o->explain && text.buf && find_id(text.buf, id, sizeof(id)))
 		print_explain(&st, id);
 	kmsg_strbuf_free(&text);
 }

@@ -77,6 +77,8 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 		     struct kmsg_args *args)
 {
 	size_t start = out->len, added = 0, max, text_start;
+	struct kmsg_strbuf inner = { 0 }, *dst;
+	bool wrapped;
 	bool dev = msg->version < 2 ? msg->driver.len :
 		msg->flags & KMSG_EVENT_DEVICE;
 	int ret = 0, r;
@@ -106,31 +108,22 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	if (ret < 0)
 		return ret;
 	text_start = out->len;
+	/* a wrapped message's text goes into its wrapper's */
+	wrapped = msg->flags & KMSG_EVENT_WRAPPED;
+	dst = wrapped ? &inner : out;
 	if (fmt)
-		r = kmsg_render(out, fmt, strlen(fmt), args, opts);
+		r = kmsg_render(dst, fmt, strlen(fmt), args, opts);
 	else
-		r = kmsg_render(out, msg->fmt.s, msg->fmt.len, args, opts);
+		r = kmsg_render(dst, msg->fmt.s, msg->fmt.len, args, opts);
+	if (r >= 0 && wrapped) {
+		ret += r;
+		r = render_wrapper(out, msg, inner.buf ? inner.buf : "",
+				   inner.len, opts);
+	}
+	kmsg_strbuf_free(&inner);
 	if (r < 0)
 		return r;
 	ret += r;
-	if (msg->flags & KMSG_EVENT_WRAPPED) {
-		/* the message's text goes into the wrapper's */
-		struct kmsg_strbuf inner = { 0 };
-
-		if (out->len > text_start) {
-			if (kmsg_strbuf_putn(&inner, out->buf + text_start,
-					     out->len - text_start))
-				return -ENOMEM;
-			out->len = text_start;
-			out->buf[out->len] = '\0';
-		}
-		r = render_wrapper(out, msg, inner.buf ? inner.buf : "",
-				   inner.len, opts);
-		kmsg_strbuf_free(&inner);
-		if (r < 0)
-			return r;
-		ret += r;
-	}
 	/* printk()'s limit applies to the original text only */
 	max = (dev ? KMSG_TEXT_MAX : KMSG_TEXT_MAX_PLAIN) + added;
 	if (!fmt && out->len - start > max) {
