@@ -15,7 +15,11 @@
 #   make man       a man page per message, and a printable manual
 #   make deps      install the Debian packages all of this needs
 #   make fuzz      the tools' fuzz targets, each for FUZZ_SECONDS (60)
+#   make install   the tools, man pages, plugin, systemd unit and, once
+#                  built (make docs-db), the database, the message man
+#                  pages and the journal catalog; make uninstall
 #
+# Variables: PREFIX (/usr/local) and DESTDIR for make install.
 # Variables: JOBS (parallel jobs), ACCEL (tcg|kvm|auto), TIMEOUT (guest
 # boot limit in seconds), V=1 (verbose kernel build).
 
@@ -43,10 +47,10 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	libssl-dev cpio kmod busybox-static qemu-system-x86 ccache git \
 	xz-utils file perl gzip rsync time pkg-config libtraceevent-dev libtracefs-dev \
 	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote
 
 .PHONY: all deps kernel patches selftests tools initramfs demo bench check \
-	kmsg-check docs-db man fuzz \
+	kmsg-check docs-db man fuzz install uninstall \
 	host-tests guest-check record-tests clean distclean
 
 all: demo
@@ -128,6 +132,17 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	@$(MAKE) -s -C tools O=$(TOOLS) FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz
 
+# Install what is built (no kernel build): make install [PREFIX=/usr]
+# [DESTDIR=DIR]; the database, its man pages and catalog once make
+# docs-db built it. The PREFIX of make uninstall must be the same.
+PREFIX ?= /usr/local
+INSTALL_VARS = O=$(TOOLS) PREFIX=$(PREFIX) $(if $(DESTDIR),DESTDIR=$(abspath $(DESTDIR))) \
+	$(if $(wildcard $(DOCS_DB)),DOCS_DB=$(DOCS_DB))
+install:
+	@$(MAKE) -s -C tools $(INSTALL_VARS) install
+uninstall:
+	@$(MAKE) -s -C tools $(INSTALL_VARS) uninstall
+
 # --- message documentation ---------------------------------------------------
 
 DOCS_DB := $(BUILD)/docs-db/kmsg.db
@@ -186,7 +201,7 @@ bench: initramfs
 
 HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/tests/run.sh tools/doctests/run.sh docs-db/tests/run.sh \
-	tools/fuzz/run.sh
+	tools/fuzz/run.sh tools/tests/install.sh tools/tests/journal.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh
 CHECK := $(BUILD)/check

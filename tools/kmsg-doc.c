@@ -6,6 +6,7 @@
  *   kmsg-doc check   [--srctree DIR] [--catalog DIR] [--template=source|catalog] OBJECT...
  *   kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...
  *   kmsg-doc auto-id MODNAME FORMAT
+ *   kmsg-doc journal-catalog --db FILE DIR
  *
  * OBJECT is vmlinux, a module or object file, or a directory searched for
  * *.ko.  The documentation comes from the source files the index names
@@ -41,6 +42,7 @@
 #include "kmsg_catalog.h"
 #include "kmsg_db.h"
 #include "kmsg_index.h"
+#include "kmsg_jcatalog.h"
 #include "kmsg_srcdoc.h"
 #include "kmsg_strbuf.h"
 
@@ -99,7 +101,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: kmsg-doc check [--srctree DIR] [--catalog DIR] [--template=source|catalog] OBJECT...\n"
 	      "       kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...\n"
-	      "       kmsg-doc auto-id MODNAME FORMAT\n",
+	      "       kmsg-doc auto-id MODNAME FORMAT\n"
+	      "       kmsg-doc journal-catalog [--db FILE] DIR\n",
 	      f);
 }
 
@@ -1013,6 +1016,31 @@ static int cmd_auto_id(int argc, char **argv)
 	return 0;
 }
 
+/* kmsg-doc journal-catalog [--db FILE] DIR: DIR/kmsg.catalog */
+static int cmd_journal_catalog(int argc, char **argv)
+{
+	const char *db = getenv("KMSG_DB"), *dir = NULL;
+	int i;
+
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--db") && i + 1 < argc)
+			db = argv[++i];
+		else if (!strncmp(argv[i], "--db=", 5))
+			db = argv[i] + 5;
+		else if (!dir && argv[i][0] != '-')
+			dir = argv[i];
+		else
+			dir = NULL, i = argc;
+	}
+	if (!dir || !db) {
+		fputs("kmsg-doc: journal-catalog takes --db FILE (or KMSG_DB) and DIR\n",
+		      stderr);
+		usage(stderr);
+		return 2;
+	}
+	return kmsg_journal_catalog(db, dir);
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx c = { 0 };
@@ -1021,6 +1049,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "auto-id"))
 		return cmd_auto_id(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "journal-catalog"))
+		return cmd_journal_catalog(argc, argv);
 	if (parse_args(argc, argv, &c.opt))
 		return 2;
 

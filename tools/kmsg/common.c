@@ -79,8 +79,12 @@ void usage_filters(FILE *f)
 	      "  -x, --explain          add each message's description and user\n"
 	      "                         response (from the docs database)\n"
 	      "      --lang LOCALE      translated messages (default: LC_MESSAGES)\n"
-	      "      --db FILE          docs database (default: $KMSG_DB or\n"
-	      "                         " KMSG_DOCS_DEFAULT ")\n"
+	      "      --journal          send each message to the journal (journald)\n"
+	      "      --export FILE      write journal entries in the journal export\n"
+	      "                         format to FILE (- for standard output)\n"
+	      "      --db FILE          docs database (default: $KMSG_DB, else\n"
+	      "                         kmsg.db in ../share/kmsg next to the program\n"
+	      "                         or in " KMSG_DATADIR ")\n"
 	      "  -k, --kallsyms FILE    symbols for %ps and %pS from FILE, in\n"
 	      "                         /proc/kallsyms format (with module names)\n"
 	      "Filters:\n"
@@ -325,12 +329,18 @@ int handle_record(struct state *st, struct tep_record *rec)
 	st->text.len = 0;
 	/* JSON: the text as logged; text: every message with its id */
 	ret = kmsg_msg_text_id(&st->text, &m,
-			       st->opt->json ? NULL : kmsg_ids_label(&st->ids),
+			       st->opt->json || st->journal ? NULL :
+			       kmsg_ids_label(&st->ids),
 			       translation(st), &st->ropts, &args);
 	if (ret < 0)
 		return ret;
-	ret = st->opt->json ? print_json(st, &m, &args) : print_text(st, &m);
-	if (!ret && st->opt->explain && !st->opt->json &&
+	if (st->journal)
+		ret = journal_msg(st, &m, &args, comm_of(st, m.pid));
+	else if (st->opt->json)
+		ret = print_json(st, &m, &args);
+	else
+		ret = print_text(st, &m);
+	if (!ret && st->opt->explain && !st->opt->json && !st->journal &&
 	    kmsg_ids_id(&st->ids))
 		ret = print_explain(st, kmsg_ids_id(&st->ids));
 	if (ret)
@@ -348,13 +358,46 @@ void report_lost(struct state *st, int cpu, long long missed)
 	} else {
 		fprintf(stderr, "CPU:%d [EVENTS DROPPED]\n", cpu);
 	}
+	/* as journald's "Missed N kernel messages" */
+	if (st->journal && journal_lost(st, cpu, missed))
+		fprintf(stderr, "%s: cannot log the lost messages\n", prog);
 }
 
-const char *db_path(const struct options *o)
+struct kmsg_docs *docs_open(const struct options *o, char *err,
+			   size_t errlen)
 {
+	char exe[PATH_MAX], paths[3][PATH_MAX + 64];
+	const char *env = getenv("KMSG_DB");
+	ssize_t n;
+	int i, np = 0;
+
 	if (o->db)
-		return o->db;
-	return getenv("KMSG_DB") ?: KMSG_DOCS_DEFAULT;
+		return kmsg_docs_open(o->db, err, errlen);
+	if (env && *env)
+		return kmsg_docs_open(env, err, errlen);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		snprintf(paths[np++], sizeof(paths[0]), "%s/../share/kmsg/"
+			 KMSG_DOCS_FILE, exe);
+	}
+	snprintf(paths[np++], sizeof(paths[0]), "%s/" KMSG_DOCS_FILE,
+		 KMSG_DATADIR);
+	if (n > 0)
+		snprintf(paths[np++], sizeof(paths[0]), "%s/../docs-db/"
+			 KMSG_DOCS_FILE, exe);
+	for (i = 0; i < np; i++)
+		if (!access(paths[i], F_OK))
+			return kmsg_docs_open(paths[i], err, errlen);
+	n = snprintf(err, errlen, "no kmsg docs database: looked for");
+	for (i = 0; i < np && n > 0 && (size_t)n < errlen; i++)
+		n += snprintf(err + n, errlen - n, "%s %s", i ? "," : "",
+			      paths[i]);
+	if (n > 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - n,
+			 "; build one with 'make docs-db' (build/docs-db/kmsg.db) and install it with 'make install', or give one with --db FILE or KMSG_DB=FILE");
+	return NULL;
 }
 
 /* The locale of the messages: LC_ALL, LC_MESSAGES, LANG, as gettext does */
@@ -380,7 +423,7 @@ static const char *env_locale(void)
 static int open_docs(struct kmsg_docs **docs, struct options *o)
 {
 	bool needed = o->explain || o->db;
-	char err[512];
+	char err[1024];
 
 	if (o->lang)
 		needed = true;
@@ -391,7 +434,7 @@ static int open_docs(struct kmsg_docs **docs, struct options *o)
 		o->lang = NULL;
 		needed = o->explain || o->db;
 	}
-	*docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+	*docs = docs_open(o, err, sizeof(err));
 	if (*docs || !needed)
 		return 0;
 	fprintf(stderr, "%s: %s\n", prog, err);
@@ -429,6 +472,7 @@ int state_init(struct state *st, struct options *o,
 
 void state_free(struct state *st)
 {
+	journal_close(st);
 	free(st->aliases);
 	kmsg_docs_close(st->docs);
 	kmsg_strbuf_free(&st->line);
@@ -457,6 +501,9 @@ static const struct option long_options[] = {
 	{ "explain", no_argument, NULL, 'x' },
 	{ "lang", required_argument, NULL, 'L' },
 	{ "db", required_argument, NULL, 'D' },
+	{ "journal", no_argument, NULL, 'j' },
+	{ "export", required_argument, NULL, 'e' },
+	{ "boot-time", required_argument, NULL, 'B' },
 	{ "component", required_argument, NULL, 'c' },
 	{ "id", required_argument, NULL, 'i' },
 	{ "level", required_argument, NULL, 'l' },
@@ -514,6 +561,18 @@ static int parse_options(int argc, char **argv, struct options *o,
 		case 'D':
 			o->db = optarg;
 			break;
+		case 'j':
+			o->journal = true;
+			break;
+		case 'e':
+			o->export = optarg;
+			break;
+		case 'B':
+			if (live || parse_number(optarg, &v))
+				goto bad;
+			o->boot_time = v;
+			o->boot_time_set = true;
+			break;
 		case 'c':
 			o->component = optarg;
 			break;
@@ -555,6 +614,11 @@ int parse_command(int argc, char **argv, struct options *o, bool live,
 {
 	if (parse_options(argc, argv, o, live, usage))
 		return -1;
+	if (o->journal + !!o->export + o->json > 1) {
+		fprintf(stderr, "%s: --json, --journal and --export exclude each other\n",
+			prog);
+		return -1;
+	}
 	if (argc - optind < min || argc - optind > max) {
 		usage(stderr);
 		return -1;

@@ -89,13 +89,13 @@ static int cmd_dmesg(struct options *o, const char *file)
 {
 	struct kmsg_docs *docs = NULL;
 	bool kmsg = !file;
-	char err[512], *line = NULL;
+	char err[1024], *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	FILE *f;
 
 	if (o->explain) {
-		docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+		docs = docs_open(o, err, sizeof(err));
 		if (!docs) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			return 1;

@@ -69,10 +69,10 @@ static int explain_one(struct kmsg_docs *docs, const char *id)
 static int cmd_explain(struct options *o, int n, char **ids)
 {
 	struct kmsg_docs *docs;
-	char err[512];
+	char err[1024];
 	int i, ret = 0;
 
-	docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+	docs = docs_open(o, err, sizeof(err));
 	if (!docs) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return 1;

@@ -39,6 +39,10 @@ struct options {
 	const char *db;		/* docs database */
 	bool explain;		/* -x: annotate messages with their docs */
 	const char *lang;	/* render translations for this locale */
+	bool journal;		/* --journal: send entries to journald */
+	const char *export;	/* --export FILE: journal export format */
+	double boot_time;	/* --boot-time: when the traced kernel booted */
+	bool boot_time_set;
 };
 
 /* Decoding and printing kmsg:kmsg records: live and report */
@@ -56,6 +60,7 @@ struct state {
 	struct kmsg_docs *docs;
 	struct alias_cache *aliases;	/* automatic id -> curated, from docs */
 	struct kmsg_ids ids;	/* of the message being printed */
+	struct journal_out *journal;	/* --journal, --export; else NULL */
 	/* live: called for a pid with no name yet, to look it up */
 	void (*comm_miss)(struct state *st, int pid);
 };
@@ -69,8 +74,14 @@ int parse_command(int argc, char **argv, struct options *o, bool live,
 		  void (*usage)(FILE *), int min, int max);
 void usage_filters(FILE *f);
 void usage_docs(FILE *f);
-/* The docs database: --db, $KMSG_DB or the default */
-const char *db_path(const struct options *o);
+/*
+ * Open the docs database: --db, else $KMSG_DB, else the first that exists
+ * of ../share/kmsg/kmsg.db next to the program (an installed tree, also
+ * under DESTDIR), KMSG_DATADIR/kmsg.db (from PREFIX at build time) and
+ * ../docs-db/kmsg.db next to the program (build/tools/kmsg of a build
+ * tree). NULL with a message in @err: where it looked, how to get one.
+ */
+struct kmsg_docs *docs_open(const struct options *o, char *err, size_t errlen);
 
 int state_init(struct state *st, struct options *o, struct tep_handle *tep);
 void state_free(struct state *st);
@@ -81,6 +92,16 @@ void report_lost(struct state *st, int cpu, long long missed);
 int finish(struct state *st, int ret);
 /* journalctl -x style: the description and user response of id */
 int print_explain(struct state *st, const char *id);
+
+/*
+ * --journal and --export (journal.c): open the sink (@file: the trace.dat
+ * of report, NULL live), one entry per message, an entry for lost ones
+ */
+int journal_open(struct state *st, const struct options *o, const char *file);
+int journal_msg(struct state *st, const struct kmsg_msg *m,
+		const struct kmsg_args *args, const char *comm);
+int journal_lost(struct state *st, int cpu, long long missed);
+void journal_close(struct state *st);
 
 /* The commands: argv[0] is the command's name */
 int live_main(int argc, char **argv);

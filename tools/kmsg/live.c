@@ -163,6 +163,11 @@ static int cmd_live(struct options *o)
 		ret = 1;
 		goto out;
 	}
+	if ((o->journal || o->export) && journal_open(st, o, NULL)) {
+		state_free(st);
+		ret = 1;
+		goto out;
+	}
 	tracefs_load_cmdlines(NULL, tep);
 	st->comm_miss = comm_lookup;
 	/*

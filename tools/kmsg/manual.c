@@ -14,12 +14,12 @@ int manual_main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct kmsg_docs *docs;
-	char err[512];
+	char err[1024];
 	int ret;
 
 	if (parse_command(argc, argv, &o, false, usage_docs, 1, 1))
 		return 1;
-	docs = kmsg_docs_open(db_path(&o), err, sizeof(err));
+	docs = docs_open(&o, err, sizeof(err));
 	if (!docs) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return 1;

@@ -22,7 +22,10 @@ static void usage_report(FILE *f)
 		"Usage: %s report [OPTIONS] FILE\n"
 		"Print the kmsg messages of a trace.dat recorded with\n"
 		"'trace-cmd record -e kmsg:kmsg'.\n\n"
-		"  -n, --count N          stop after N messages\n", prog);
+		"  -n, --count N          stop after N messages\n"
+		"      --boot-time EPOCH  with --journal, --export: the traced kernel\n"
+		"                         booted at EPOCH (seconds since 1970; default:\n"
+		"                         the first message at the file's mtime)\n", prog);
 	usage_filters(f);
 }
 
@@ -82,6 +85,12 @@ static int cmd_report(struct options *o, const char *file)
 		return 1;
 	}
 	if (state_init(&st, o, tracecmd_get_tep(handle))) {
+		tracecmd_close(handle);
+		kmsg_ksyms_free(&ks);
+		return 1;
+	}
+	if ((o->journal || o->export) && journal_open(&st, o, file)) {
+		state_free(&st);
 		tracecmd_close(handle);
 		kmsg_ksyms_free(&ks);
 		return 1;

@@ -29,7 +29,7 @@ static int cmd_search(struct options *o, int n, char **words)
 {
 	struct kmsg_strbuf q = { 0 };
 	struct kmsg_docs *docs;
-	char err[512];
+	char err[1024];
 	int i, ret;
 
 	/* every word must match: each one quoted, as FTS5 phrase */
@@ -41,7 +41,7 @@ static int cmd_search(struct options *o, int n, char **words)
 			kmsg_strbuf_putn(&q, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1);
 		kmsg_strbuf_putc(&q, '"');
 	}
-	docs = kmsg_docs_open(db_path(o), err, sizeof(err));
+	docs = docs_open(o, err, sizeof(err));
 	if (!docs) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		kmsg_strbuf_free(&q);

@@ -47,8 +47,11 @@ struct kmsg_doc {
 	int naliases;
 };
 
-/* Default location of the database: $KMSG_DB, else this */
-#define KMSG_DOCS_DEFAULT "/usr/share/kmsg/kmsg.db"
+/* Where an installed database is: $(PREFIX)/share/kmsg, set at build time */
+#ifndef KMSG_DATADIR
+#define KMSG_DATADIR "/usr/local/share/kmsg"
+#endif
+#define KMSG_DOCS_FILE "kmsg.db"
 
 /*
  * Open the database read-only; NULL with a message in @err on failure:

@@ -420,7 +420,7 @@ void kmsg_doc_set_id(struct kmsg_doc *doc, const char *comp, unsigned int nr)
 	doc->id = kmsg_xprintf("%s.%u", comp, nr);
 }
 
-void kmsg_doc_free(struct kmsg_doc *doc)
+void kmsg_srcdoc_doc_free(struct kmsg_doc *doc)
 {
 	size_t i;
 
@@ -463,7 +463,7 @@ void kmsg_docs_free(struct kmsg_docs *docs)
 	size_t i;
 
 	for (i = 0; i < docs->n; i++)
-		kmsg_doc_free(docs->v[i]);
+		kmsg_srcdoc_doc_free(docs->v[i]);
 	free(docs->v);
 	docs->v = NULL;
 	docs->n = 0;
@@ -944,7 +944,7 @@ static void drop_pending(struct src_state *st)
 		return;
 	kmsg_diag_add(st->diags, st->file, st->pending_line, true,
 		      "doc comment without KMSG_DOC");
-	kmsg_doc_free(st->pending);
+	kmsg_srcdoc_doc_free(st->pending);
 	st->pending = NULL;
 }
 
@@ -967,7 +967,7 @@ static void handle_kmsg_doc(struct src_state *st, struct cursor *c,
 	if (!kmsg_doc_args(c, &comp, &nr, &fmt, &err)) {
 		kmsg_diag_add(st->diags, st->file, c->line, true,
 			      "malformed KMSG_DOC: %s", err);
-		kmsg_doc_free(st->pending);
+		kmsg_srcdoc_doc_free(st->pending);
 		st->pending = NULL;
 		return;
 	}

@@ -205,7 +205,7 @@ struct kmsg_docs {
 struct kmsg_doc *kmsg_doc_new(enum kmsg_doc_source source, const char *file);
 /* Sets component, number and id. */
 void kmsg_doc_set_id(struct kmsg_doc *doc, const char *comp, unsigned int nr);
-void kmsg_doc_free(struct kmsg_doc *doc);
+void kmsg_srcdoc_doc_free(struct kmsg_doc *doc);
 void kmsg_docs_add(struct kmsg_docs *docs, struct kmsg_doc *doc);
 void kmsg_docs_free(struct kmsg_docs *docs);
 /* Sort params by position, translations by locale. */

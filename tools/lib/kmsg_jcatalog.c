@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The systemd journal catalog of a docs database (see kmsg_jcatalog.h and
+ * systemd's journal-catalog format: "-- MESSAGEID" lines, header fields,
+ * an empty line, the text).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kmsg_docs.h"
+#include "kmsg_id.h"
+#include "kmsg_jcatalog.h"
+#include "kmsg_journal.h"
+
+struct jcat {
+	struct kmsg_docs *docs;
+	FILE *f;
+	int entries;
+};
+
+/* one line: control characters (newlines too) as spaces */
+static void put_line(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+/*
+ * Text: a line starting with "--" could read as the header of another
+ * entry, so it gets a space in front; other control characters than
+ * newline become spaces.
+ */
+static void put_text(FILE *f, const char *s)
+{
+	int bol = 1;
+
+	for (; *s; s++) {
+		if (bol && s[0] == '-' && s[1] == '-')
+			fputc(' ', f);
+		bol = *s == '\n';
+		fputc(*s != '\n' && ((unsigned char)*s < 0x20 || *s == 0x7f) ?
+		      ' ' : *s, f);
+	}
+	if (!bol)
+		fputc('\n', f);
+}
+
+static void entry(struct jcat *c, const char *key, const struct kmsg_doc *d)
+{
+	char mid[KMSG_JOURNAL_ID_LEN];
+
+	kmsg_journal_message_id(key, mid);
+	fprintf(c->f, "-- %s\nSubject: ", mid);
+	put_line(c->f, d->id);
+	fputs(": ", c->f);
+	put_line(c->f, d->format);
+	fputs("\nDefined-By: kmsg\nDocumentation: man:", c->f);
+	put_line(c->f, d->id);
+	fputs("(9)\n\n", c->f);
+	if (strcmp(key, d->id)) {
+		fputs("The message ", c->f);
+		put_line(c->f, key);
+		fputs(" is documented as ", c->f);
+		put_line(c->f, d->id);
+		fputs(".\n\n", c->f);
+	}
+	put_text(c->f, d->description);
+	fputs("\nUser response:\n", c->f);
+	put_text(c->f, d->user_response);
+	fputc('\n', c->f);
+	c->entries++;
+}
+
+static int one(void *ctx, const char *id)
+{
+	struct jcat *c = ctx;
+	struct kmsg_doc d;
+	int i, ret = kmsg_docs_get(c->docs, id, &d);
+
+	if (ret) {
+		fprintf(stderr, "kmsg-doc: %s\n", ret < 0 ?
+			kmsg_docs_errmsg(c->docs) : "an id of table docs has no row");
+		return ret < 0 ? ret : -EIO;
+	}
+	/* kmsg_docs_get() checked them; they are keys, never paths */
+	if (!kmsg_id_is_curated(d.id) && !kmsg_id_is_auto(d.id)) {
+		fprintf(stderr, "kmsg-doc: malformed id in the database\n");
+		kmsg_doc_free(&d);
+		return -EINVAL;
+	}
+	entry(c, d.id, &d);
+	for (i = 0; i < d.naliases; i++)
+		if (kmsg_id_is_auto(d.aliases[i].auto_id))
+			entry(c, d.aliases[i].auto_id, &d);
+	kmsg_doc_free(&d);
+	return 0;
+}
+
+int kmsg_journal_catalog(const char *db, const char *dir)
+{
+	struct jcat c = { 0 };
+	char err[1024], path[4096];
+	int ret;
+
+	c.docs = kmsg_docs_open(db, err, sizeof(err));
+	if (!c.docs) {
+		fprintf(stderr, "kmsg-doc: %s\n", err);
+		return 1;
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/kmsg.catalog", dir) >=
+	    sizeof(path)) {
+		fprintf(stderr, "kmsg-doc: %s: path too long\n", dir);
+		kmsg_docs_close(c.docs);
+		return 1;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "kmsg-doc: %s: %s\n", dir, strerror(errno));
+		kmsg_docs_close(c.docs);
+		return 1;
+	}
+	c.f = fopen(path, "w");
+	if (!c.f) {
+		fprintf(stderr, "kmsg-doc: %s: %s\n", path, strerror(errno));
+		kmsg_docs_close(c.docs);
+		return 1;
+	}
+	fputs("# SPDX-License-Identifier: GPL-2.0\n"
+	      "# Kernel messages of the kmsg docs database, by MESSAGE_ID\n"
+	      "# (written by kmsg-doc journal-catalog; see kmsg(1), JOURNAL)\n\n",
+	      c.f);
+	ret = kmsg_docs_each(c.docs, one, &c);
+	if (ret < 0)
+		fprintf(stderr, "kmsg-doc: %s: %s\n", db, kmsg_docs_errmsg(c.docs));
+	if (fclose(c.f) && !ret) {
+		fprintf(stderr, "kmsg-doc: %s: %s\n", path, strerror(errno));
+		ret = -EIO;
+	}
+	kmsg_docs_close(c.docs);
+	if (ret < 0) {
+		remove(path);
+		return 1;
+	}
+	printf("%d catalog entries in %s\n", c.entries, path);
+	return 0;
+}

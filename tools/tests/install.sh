@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install and make uninstall of the tools into a DESTDIR of the
+# test's own: the FHS places, the installed kmsg finding its database
+# next to itself, the message a kmsg without a database gives, and
+# uninstall removing it all.  TAP output.  TOOLS: the tools' build
+# directory (built with the default PREFIX, so nothing is rebuilt);
+# DOCS_DB: the docs database to install.
+set -u
+tools=${TOOLS:?} db=${DOCS_DB:?}
+top=$(dirname "$(realpath "$0")")/../..
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() {	# ok RC DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+diag() { sed 's/^/# /' "$@"; }
+echo "TAP version 13"
+
+root=$tmp/root
+prefix=/usr/local
+plugins=$(pkg-config --variable=libdir libtraceevent)/traceevent/plugins
+make -s -C "$top/tools" O="$tools" DESTDIR="$root" DOCS_DB="$db" install \
+	> "$tmp/install.log" 2>&1
+rc=$?
+ok $rc "make install DESTDIR=... DOCS_DB=...: exit status 0"
+[ $rc = 0 ] || diag "$tmp/install.log"
+
+missing=
+for f in $prefix/bin/kmsg $prefix/bin/kmsg-doc $prefix/share/kmsg/kmsg.db \
+	$prefix/share/man/man1/kmsg.1 $prefix/share/man/man1/kmsg-doc.1 \
+	$prefix/share/man/man9/kmsgtest.2.9 $prefix/share/doc/kmsg/kmsg-manual.html \
+	$prefix/lib/systemd/system/kmsg-journal.service \
+	$prefix/lib/systemd/catalog/kmsg.catalog "$plugins/plugin_kmsg.so"; do
+	[ -f "$root$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ]
+ok $? "installed in the FHS places under PREFIX (missing:${missing:- none})"
+
+# the plugin where libtraceevent, so trace-cmd, looks for plugins
+lib=$(pkg-config --variable=libdir libtraceevent)/libtraceevent.so
+strings "$(realpath "$lib")" | grep -qxF "$plugins"
+ok $? "the plugin's directory is libtraceevent's own ($plugins)"
+
+grep -qx "ExecStart=$prefix/bin/kmsg live --journal" \
+	"$root$prefix/lib/systemd/system/kmsg-journal.service"
+ok $? "kmsg-journal.service runs the installed kmsg live --journal"
+
+# the installed kmsg finds the installed database with nothing set
+env -u KMSG_DB "$root$prefix/bin/kmsg" explain kmsgtest.2 > "$tmp/explain" 2>&1
+rc=$?
+[ $rc = 0 ] && head -n 1 "$tmp/explain" | grep -q '^kmsgtest\.2: "device %x not online"'
+rc=$?
+ok $rc "installed kmsg explain kmsgtest.2: finds ../share/kmsg/kmsg.db"
+[ $rc = 0 ] || diag "$tmp/explain"
+
+MANPATH=$root$prefix/share/man man -w 9 kmsgtest.2 > "$tmp/man" 2>&1 &&
+	grep -q "man9/kmsgtest.2.9" "$tmp/man"
+ok $? "man kmsgtest.2 finds the installed message page"
+
+# a kmsg with no database anywhere: the message says where it looked
+mkdir -p "$tmp/lonely/bin"
+cp "$root$prefix/bin/kmsg" "$tmp/lonely/bin/kmsg"
+if [ -e /usr/local/share/kmsg/kmsg.db ]; then
+	echo "ok $((n += 1)) # SKIP /usr/local/share/kmsg/kmsg.db exists on this host"
+else
+	env -u KMSG_DB "$tmp/lonely/bin/kmsg" explain kmsgtest.2 > "$tmp/lonely.out" 2>&1
+	rc=$?
+	[ $rc = 1 ] &&
+		grep -qF "looked for $tmp/lonely/bin/../share/kmsg/kmsg.db, /usr/local/share/kmsg/kmsg.db" "$tmp/lonely.out" &&
+		grep -qF "make docs-db" "$tmp/lonely.out" &&
+		grep -qF "make install" "$tmp/lonely.out" &&
+		grep -qF -- "--db FILE or KMSG_DB=FILE" "$tmp/lonely.out"
+	rc=$?
+	ok $rc "no database: exit 1, where it looked and how to build, install or give one"
+	diag "$tmp/lonely.out"
+fi
+# the build tree: build/tools/kmsg finds build/docs-db/kmsg.db
+mkdir -p "$tmp/build/tools" "$tmp/build/docs-db"
+cp "$root$prefix/bin/kmsg" "$tmp/build/tools/kmsg"
+cp "$db" "$tmp/build/docs-db/kmsg.db"
+env -u KMSG_DB "$tmp/build/tools/kmsg" explain kmsgtest.2 > "$tmp/build.out" 2>&1
+ok $? "build/tools/kmsg finds build/docs-db/kmsg.db of its build tree"
+
+make -s -C "$top/tools" O="$tools" DESTDIR="$root" uninstall > "$tmp/uninstall.log" 2>&1
+rc=$?
+left=$(find "$root" -type f | sed "s|^$root||")
+[ $rc = 0 ] && [ -z "$left" ]
+rc=$?
+ok $rc "make uninstall removes every installed file"
+[ $rc = 0 ] || { diag "$tmp/uninstall.log"; printf '%s\n' "$left" | diag; }
+echo "1..$n"
