@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef KMSG_HAVE_SYSTEMD
 #include <systemd/sd-journal.h>
@@ -20,6 +21,9 @@
 #include "kmsg_docs.h"
 #include "kmsg_journal.h"
 #include "kmsg.h"
+
+/* where sd_journal_sendv() sends to */
+#define JOURNAL_SOCKET	"/run/systemd/journal/socket"
 
 /* the call sites of documented messages, looked up once per id */
 #define CODE_SLOTS	1024
@@ -79,7 +83,15 @@ int journal_open(struct state *st, const struct options *o, const char *file)
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return -1;
 	}
-#ifndef KMSG_HAVE_SYSTEMD
+#ifdef KMSG_HAVE_SYSTEMD
+	/* libsystemd drops entries silently when there is no journald */
+	if (o->journal && access(JOURNAL_SOCKET, F_OK)) {
+		fprintf(stderr, "%s: --journal: no journal at %s: %s (is systemd-journald running?)\n",
+			prog, JOURNAL_SOCKET, strerror(errno));
+		free(j);
+		return -1;
+	}
+#else
 	if (o->journal) {
 		fprintf(stderr, "%s: --journal: this build of kmsg has no libsystemd (use --export)\n",
 			prog);

@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kmsg and the systemd journal, with the real tools and no running
+# systemd: a recorded trace.dat (data/kmsg-v6.dat) through kmsg report
+# --export into systemd-journal-remote, read back with journalctl --file;
+# the catalog of kmsg-doc journal-catalog explaining the entries with
+# journalctl -x; a fleet on loopback (systemd-journal-upload to
+# systemd-journal-remote over http); kmsg report --journal through
+# libsystemd into a socket of the test's own.  journalctl -x reads
+# /var/lib/systemd/catalog/database whatever --root says, and the native
+# socket is /run/systemd/journal/socket: both are replaced inside a mount
+# namespace of the test's own (unshare -m, as root), else skipped.
+# TAP output.  TOOLS, DOCS_DB as the Makefile sets.
+set -u
+tools=${TOOLS:?} db=${DOCS_DB:?}
+here=$(dirname "$(realpath "$0")")
+dat=$here/data/kmsg-v6.dat
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+n=0
+ok() {	# ok RC DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+diag() { sed 's/^/# /' "$@"; }
+echo "TAP version 13"
+
+sd=
+for d in /lib/systemd /usr/lib/systemd; do
+	[ -x $d/systemd-journal-remote ] && sd=$d && break
+done
+if [ -z "$sd" ] || ! command -v journalctl > /dev/null; then
+	echo "1..0 # SKIP systemd-journal-remote or journalctl missing (make deps)"
+	exit 0
+fi
+remote=$sd/systemd-journal-remote upload=$sd/systemd-journal-upload
+ns=false
+if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
+	ns=true
+fi
+
+"$tools/kmsg" report --json --db "$db" "$dat" > "$tmp/msgs.json" 2> "$tmp/json.err"
+"$tools/kmsg" report --export "$tmp/e.export" --db "$db" "$dat" > "$tmp/export.out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ ! -s "$tmp/export.out" ] && [ -s "$tmp/e.export" ]
+ok $? "kmsg report --export FILE: exit status 0, $(wc -l < "$tmp/msgs.json") messages"
+diag "$tmp/export.out"
+
+# the same entries on standard output
+"$tools/kmsg" report --export - --db "$db" "$dat" 2>&1 | cmp -s - "$tmp/e.export"
+ok $? "kmsg report --export -: the same bytes on standard output"
+
+timeout 60 "$remote" -o "$tmp/local.journal" - < "$tmp/e.export" > "$tmp/remote.log" 2>&1
+rc=$?
+ok $rc "systemd-journal-remote -o local.journal - reads the export"
+[ $rc = 0 ] || diag "$tmp/remote.log"
+
+journalctl --file "$tmp/local.journal" -o json > "$tmp/local.json" 2> "$tmp/jctl.err"
+python3 "$here/journal-fields.py" "$tmp/msgs.json" "$tmp/local.json" > "$tmp/fields.out" 2>&1
+rc=$?
+ok $rc "journalctl --file: every message, MESSAGE_ID, PRIORITY, SYSLOG_IDENTIFIER=kmsg and every KMSG_* field as kmsg --json has them"
+diag "$tmp/fields.out" "$tmp/jctl.err"
+
+# filters an analyzer uses
+got=$(journalctl --file "$tmp/local.journal" -o cat \
+	MESSAGE_ID="$(python3 -c 'import hashlib; print(hashlib.sha256(b"kmsg:kmsgtest.2").hexdigest()[:32])')")
+[ "$got" = "kmsgtest.2: device 4711 not online" ]
+ok $? "journalctl MESSAGE_ID=<id of kmsgtest.2> finds its one message"
+got=$(journalctl --file "$tmp/local.journal" -o json KMSG_ID=kmsgtest.2 | python3 -c '
+import json, sys
+e = json.loads(sys.stdin.readline())
+print(e.get("CODE_FILE"), e.get("CODE_LINE"), e.get("CODE_FUNC"))')
+[ "$got" = "samples/kmsg/kmsgtest.c 81 kmsgtest_fire" ]
+ok $? "CODE_FILE, CODE_LINE, CODE_FUNC of a documented message, from the database ($got)"
+journalctl --file "$tmp/local.journal" -o json KMSG_ID=kmsgtest.20 | grep -q '"KMSG_DEVICE":"kmsgtest","KMSG_DRIVER":"platform"\|"KMSG_DRIVER":"platform".*"KMSG_DEVICE":"kmsgtest"\|"KMSG_DEVICE":"kmsgtest".*"KMSG_DRIVER":"platform"'
+ok $? "a device message has KMSG_DEVICE and KMSG_DRIVER"
+
+# the catalog, installed into a root of the test's own
+mkdir -p "$tmp/root/usr/lib/systemd/catalog" "$tmp/root/var/lib/systemd/catalog"
+"$tools/kmsg-doc" journal-catalog --db "$db" "$tmp/root/usr/lib/systemd/catalog" \
+	> "$tmp/catalog.out" 2>&1
+rc=$?
+ok $rc "kmsg-doc journal-catalog: $(cat "$tmp/catalog.out")"
+journalctl --root "$tmp/root" --update-catalog > "$tmp/update.out" 2>&1 &&
+	[ -s "$tmp/root/var/lib/systemd/catalog/database" ]
+rc=$?
+ok $rc "journalctl --root --update-catalog accepts the catalog"
+[ $rc = 0 ] || diag "$tmp/update.out"
+# every entry of the file is in the database, none was refused
+entries=$(grep -c '^-- [0-9a-f]\{32\}$' "$tmp/root/usr/lib/systemd/catalog/kmsg.catalog")
+listed=$(journalctl --root "$tmp/root" --list-catalog 2> /dev/null | grep -c ' kmsg')
+[ "$entries" -gt 0 ] && [ "$entries" = "$listed" ] && ! grep -qi "warn\|fail\|invalid" "$tmp/update.out"
+ok $? "journalctl --list-catalog lists all $entries entries"
+
+# journalctl -x FILE: the explanations, with the test's catalog database
+explain() {	# explain JOURNAL OUT
+	unshare -m /bin/sh -c 'mount --bind "$1" /var/lib/systemd/catalog &&
+		journalctl --file "$2" -x -o short-monotonic' sh \
+		"$tmp/root/var/lib/systemd/catalog" "$1" > "$2" 2>&1
+}
+check_explained() {	# check_explained OUT
+	grep -q 'kmsgtest.2: device 4711 not online' "$1" &&
+	grep -q 'Subject: kmsgtest.2: device %x not online' "$1" &&
+	grep -q 'Defined-By: kmsg' "$1" &&
+	grep -q 'Documentation: man:kmsgtest.2(9)' "$1" &&
+	grep -q 'An operation was attempted on the kmsgtest device' "$1" &&
+	grep -q 'User response:' "$1"
+}
+if $ns; then
+	explain "$tmp/local.journal" "$tmp/x.out"
+	check_explained "$tmp/x.out"
+	rc=$?
+	ok $rc "journalctl -x explains the entries (Subject, Defined-By, Documentation, description, user response)"
+	[ $rc = 0 ] || head -n 40 "$tmp/x.out" | diag
+else
+	skip "journalctl -x: needs root and unshare -m for the catalog database"
+fi
+
+# the fleet: systemd-journal-upload to systemd-journal-remote on loopback
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$tmp/receiver"
+timeout 120 "$remote" --listen-http="127.0.0.1:$port" --split-mode=none \
+	--output="$tmp/receiver/remote.journal" > "$tmp/receiver.log" 2>&1 &
+rpid=$!
+pids+=($rpid)
+for i in $(seq 50); do
+	python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2> /dev/null && break
+	sleep 0.1
+done
+timeout 60 "$upload" --url="http://127.0.0.1:$port" --file="$tmp/local.journal" \
+	--save-state="$tmp/upload.state" --follow=no > "$tmp/upload.log" 2>&1
+urc=$?
+kill -TERM $rpid 2> /dev/null
+wait $rpid
+rrc=$?
+[ $urc = 0 ] && { [ $rrc = 0 ] || [ $rrc = 143 ]; } && [ -s "$tmp/receiver/remote.journal" ]
+rc=$?
+ok $rc "systemd-journal-upload to systemd-journal-remote on 127.0.0.1:$port (upload $urc, receiver $rrc)"
+[ $rc = 0 ] || diag "$tmp/upload.log" "$tmp/receiver.log"
+journalctl --file "$tmp/receiver/remote.journal" -o json > "$tmp/remote.json" 2> "$tmp/jctl2.err"
+python3 "$here/journal-fields.py" "$tmp/msgs.json" "$tmp/remote.json" > "$tmp/fields2.out" 2>&1
+rc=$?
+ok $rc "on the receiver: every message with MESSAGE_ID and every KMSG_* field intact"
+diag "$tmp/fields2.out" "$tmp/jctl2.err"
+if $ns; then
+	explain "$tmp/receiver/remote.journal" "$tmp/x2.out"
+	check_explained "$tmp/x2.out"
+	ok $? "on the receiver, journalctl -x explains them with the catalog installed there"
+else
+	skip "journalctl -x on the receiver: needs root and unshare -m"
+fi
+
+# kmsg report --journal: libsystemd's sd_journal_sendv() into a socket of
+# the test's own, mounted where journald's would be
+if ! "$tools/kmsg" report --journal --count 1 /dev/null 2>&1 | grep -q "no libsystemd"; then
+	if $ns; then
+		unshare -m /bin/sh -c '
+			mount -t tmpfs none /run/systemd || exit 1
+			mkdir /run/systemd/journal
+			python3 "$1/journal-native.py" /run/systemd/journal/socket "$2/native.bin" &
+			for i in $(seq 100); do
+				[ -e /run/systemd/journal/socket.ready ] && break
+				sleep 0.1
+			done
+			"$3/kmsg" report --journal --db "$4" "$5"; rc=$?
+			python3 -c "import socket; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b\"STOP\", \"/run/systemd/journal/socket\")"
+			wait
+			exit $rc' sh "$here" "$tmp" "$tools" "$db" "$dat" > "$tmp/native.log" 2>&1
+		rc=$?
+		ok $rc "kmsg report --journal: exit status 0"
+		diag "$tmp/native.log"
+		python3 "$here/journal-fields.py" --native "$tmp/msgs.json" "$tmp/native.bin" > "$tmp/fields3.out" 2>&1
+		ok $? "kmsg report --journal: sd_journal_sendv() sends every message with its fields"
+		diag "$tmp/fields3.out"
+	else
+		skip "kmsg --journal into a socket of the test's own: needs root and unshare -m"
+		skip "kmsg --journal fields"
+	fi
+else
+	skip "this kmsg has no libsystemd"
+	skip "this kmsg has no libsystemd"
+fi
+
+# no journald: --journal says why it fails, rather than libsystemd
+# dropping every entry silently
+if $ns; then
+	unshare -m /bin/sh -c 'mount -t tmpfs none /run/systemd && "$1/kmsg" report --journal "$2"' sh \
+		"$tools" "$dat" > "$tmp/nojournal.out" 2>&1
+	rc=$?
+	[ $rc = 1 ] && grep -q "no journal at /run/systemd/journal/socket" "$tmp/nojournal.out"
+	rc=$?
+	ok $rc "kmsg report --journal without a journal: exit 1, \"no journal at /run/systemd/journal/socket\""
+	[ $rc = 0 ] || diag "$tmp/nojournal.out"
+else
+	skip "kmsg --journal without a journal: needs root and unshare -m"
+fi
+echo "1..$n"
