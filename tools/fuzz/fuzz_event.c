@@ -18,6 +18,7 @@
 #include "fuzz.h"
 #include "kmsg_event.h"
 #include "kmsg_id.h"
+#include "kmsg_journal.h"
 #include "kmsg_json.h"
 #include "kmsg_text.h"
 
@@ -74,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kmsg_render_opts opts = { .long_size = 8, .symbolic_errname = true };
 	struct kmsg_strbuf text = { 0 }, json = { 0 };
+	struct kmsg_journal_entry je = { 0 };
 	struct kmsg_event *e;
 	struct tep_record rec = { .ts = 1234567890123ULL, .cpu = 1 };
 	struct kmsg_args args;
@@ -109,7 +111,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		kmsg_msg_text(&text, &m, NULL, &opts, &args);
 		kmsg_json_msg(&json, &m, &ids, "comm", text.buf ? text.buf : "",
 			      text.len, &args);
+		/* the journal entry and its export form (--export) */
+		if (!kmsg_journal_msg(&je, &m, &ids, "comm",
+				      text.buf ? text.buf : "", text.len,
+				      &args, NULL)) {
+			json.len = 0;
+			kmsg_journal_export(&json, &je, m.ts / 1000, 0, NULL);
+		}
 	}
+	kmsg_journal_free(&je);
 	kmsg_strbuf_free(&text);
 	kmsg_strbuf_free(&json);
 	free(copy);

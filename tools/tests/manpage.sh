@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kmsg(1) documents every field the tools can write: every key of the
+# JSON writer (lib/kmsg_json.c, and -x's in kmsg/common.c) in OUTPUT,
+# every journal field of lib/kmsg_journal.c in JOURNAL, and the
+# OpenTelemetry severities are the logs data model's appendix B.  TAP.
+set -u
+top=$(dirname "$(realpath "$0")")/../..
+man=$top/tools/kmsg.1
+n=0
+ok() {	# ok RC DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+echo "TAP version 13"
+
+# a section of the page, its roff as it is
+section() { sed -n "/^\.SH $1\$/,/^\.SH /p" "$man"; }
+# is NAME a term of the section on stdin (.B/.BR lines), or "NAME" in it?
+documented() {
+	local s
+	s=$(cat)
+	grep -E "^\.(B|BR) " <<< "$s" | grep -qE "(^| |\")$1(\"|,| |$)" ||
+		grep -qF "\"$1\"" <<< "$s"
+}
+
+keys=$(grep -ohE '\\"[a-z_]+\\":' "$top/tools/lib/kmsg_json.c" "$top/tools/kmsg/common.c" |
+	sed 's/\\"//g; s/://' | sort -u)
+missing=
+for k in $keys; do
+	section OUTPUT | documented "$k" || missing="$missing $k"
+done
+[ -n "$keys" ] && [ -z "$missing" ]
+ok $? "every JSON key is documented in kmsg(1) OUTPUT ($(echo $keys | wc -w) keys; missing:${missing:- none})"
+
+fields=$(grep -ohE '"(KMSG|CODE|MESSAGE|SYSLOG|PRIORITY)[A-Z_]*' \
+	"$top/tools/lib/kmsg_journal.c" | tr -d '"' | sort -u)
+missing=
+for f in $fields; do
+	case $f in KMSG_ARG_) f=KMSG_ARG_1;; esac
+	section JOURNAL | documented "$f" || missing="$missing $f"
+done
+[ -n "$fields" ] && [ -z "$missing" ]
+ok $? "every journal field is documented in kmsg(1) JOURNAL ($(echo $fields | wc -w) fields; missing:${missing:- none})"
+
+# appendix B of the OpenTelemetry logs data model, syslog severities
+want='0 emerg	21	FATAL
+1 alert	19	ERROR3
+2 crit	18	ERROR2
+3 err	17	ERROR
+4 warn	13	WARN
+5 notice	10	INFO2
+6 info	9	INFO
+7 debug	5	DEBUG'
+got=$(sed -n '/^\.SS OpenTelemetry/,/^\.SH/p' "$man" | grep -E '^[0-7] [a-z]+	')
+[ "$got" = "$want" ]
+ok $? "the OpenTelemetry severity table is the data model's appendix B"
+sed -n '/^\.SS OpenTelemetry/,/^\.SH/p' "$man" | grep -q '^EventName: the$'
+ok $? "the OpenTelemetry EventName is the id"
+echo "1..$n"
