@@ -21,7 +21,8 @@
  *
  *   gcc -Wall -Wextra -Werror -O2 -Ilib $(pkg-config --cflags libelf sqlite3) \
  *	kmsg-doc.c lib/kmsg_catalog.c lib/kmsg_index.c lib/kmsg_srcdoc.c \
- *	lib/kmsg_db.c lib/kmsg_strbuf.c -o kmsg-doc \
+ *	lib/kmsg_db.c lib/kmsg_strbuf.c lib/kmsg_jcatalog.c lib/kmsg_docs.c \
+ *	lib/kmsg_journal.c lib/kmsg_id.c -o kmsg-doc \
  *	$(pkg-config --libs libelf sqlite3)
  *
  * Exit status: 0 without errors (warnings are fine), 1 if there were
