@@ -88,7 +88,7 @@ ok $? "printable manual (HTML) has every message"
 
 printf 'kmsgtest.2: device 4711 not online\n[    1.0] kmsgtest.99: nope\nplain line\n' |
 	KMSG_DB=$db "$tools/kmsg" dmesg -x - > "$tmp/dmesg"
-grep -A1 '^kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | grep -q '^-- Description: ' &&
+grep -A2 '^kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | grep -q '^-- Description: ' &&
 	grep -q '^-- kmsgtest.99: not documented$' "$tmp/dmesg" &&
 	grep -qx 'plain line' "$tmp/dmesg"
 ok $? "kmsg dmesg -x on dmesg text: explained, undocumented marked, others kept"
