@@ -21,7 +21,7 @@
 
 /* A call site of the database, by pattern number */
 struct site {
-	char *file, *function;
+	char *file, *function, *format;
 	int line, level;
 	char *curated;		/* the identifier documenting it, if any */
 	signed char documented;	/* -1: not looked up yet */
@@ -99,6 +99,7 @@ static int add_site(void *ctx, const struct kmsg_doc_site *ds)
 	memset(s, 0, sizeof(*s));
 	s->file = xstrdup(ds->file);
 	s->function = xstrdup(ds->function);
+	s->format = xstrdup(ds->format);
 	s->line = ds->line;
 	s->level = ds->level;
 	s->documented = -1;
@@ -301,6 +302,8 @@ static void json_line(struct dm *d, const struct in_line *il,
 			put(o, ",\"auto_id\":");
 			put_json_str(o, a, strlen(a));
 		}
+		put(o, ",\"format\":");
+		put_json_str(o, d->sites[pat].format, strlen(d->sites[pat].format));
 		put(o, ",\"source\":");
 		put_source(d, o, pat);
 		if (id->r.partial)
@@ -332,8 +335,18 @@ static void json_line(struct dm *d, const struct in_line *il,
 		struct kmsg_span drv, dev;
 		struct kmsg_args args;
 
-		if (!kmsg_match_args(d->m, pat, msg, d->text.len,
-				     id->r.partial, &args, &drv, &dev)) {
+		size_t off = id->r.wrapped ? id->r.inner_off : 0;
+		size_t len = id->r.wrapped ? id->r.inner_len : d->text.len;
+
+		if (id->r.wrapped) {
+			const char *w = kmsg_match_id(d->m, id->r.wrapper);
+
+			put(o, ",\"wrapper\":");
+			put_json_str(o, w, strlen(w));
+		}
+		if (!kmsg_match_args(d->m, pat, msg + off, len,
+				     id->r.partial && !id->r.wrapped, &args,
+				     &drv, &dev)) {
 			put(o, ",\"args\":");
 			if (kmsg_json_args(o, &args))
 				oom();
@@ -646,6 +659,7 @@ static int cmd_dmesg(struct dm *d, const char *file)
 	for (i = 0; i < d->nsites; i++) {
 		free(d->sites[i].file);
 		free(d->sites[i].function);
+		free(d->sites[i].format);
 		free(d->sites[i].curated);
 	}
 	free(d->sites);

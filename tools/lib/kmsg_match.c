@@ -24,6 +24,7 @@ enum tok_kind {
 	T_MAC,
 	T_UUID,
 	T_PA,		/* %pa */
+	T_RES,		/* %pr %pR: "[...]" */
 	T_REST,		/* after an invalid conversion: anything */
 };
 
@@ -34,6 +35,7 @@ struct tok {
 	bool left;		/* '-': the padding comes after */
 	unsigned char base;
 	unsigned short min;	/* T_INT: digits at least (precision, zero pad) */
+	unsigned short width;	/* bytes at least (a fixed width) */
 	unsigned int flags;	/* KMSG_CONV_* */
 	enum kmsg_arg_type type;
 	char conv, ext;
@@ -67,6 +69,8 @@ struct kmsg_match {
 	int *cand;
 	size_t ncand, ccap;
 	size_t built;		/* patterns the index covers */
+	size_t *at;		/* per token of the longest pattern */
+	size_t maxtok;
 };
 
 struct kmsg_match *kmsg_match_new(void)
@@ -90,6 +94,7 @@ void kmsg_match_free(struct kmsg_match *m)
 	free(m->free_pats);
 	free(m->stamp);
 	free(m->cand);
+	free(m->at);
 	free(m);
 }
 
@@ -199,6 +204,9 @@ static enum tok_kind ptr_kind(const struct kmsg_conv *cv)
 		return T_UUID;
 	case 'a':
 		return T_PA;
+	case 'r':
+	case 'R':
+		return T_RES;
 	default:
 		/* %pV, %pd, %pD, %pg, %pOF, %pG, %pC, %pt, %pE, %ph, %pr... */
 		return T_STR;
@@ -235,6 +243,8 @@ static void add_conv(struct compiler *c, const struct kmsg_conv *cv)
 	t->type = cv->type;
 	t->conv = cv->conv;
 	t->ext = cv->ext_len ? cv->ext[0] : 0;
+	if (cv->width > 0 && !cv->width_star)
+		t->width = cv->width > 4096 ? 4096 : cv->width;
 	/* number() zero-pads to the precision, and to a '0' width */
 	if (kind == T_INT && cv->precision > 0 && !cv->prec_star)
 		t->min = cv->precision > 64 ? 64 : cv->precision;
@@ -313,14 +323,18 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 		compile_fmt(&c, fmt, fmt_len);
 	}
 	/* trailing spaces: a log may drop them; the text's are dropped too */
-	if (!c.err && p->ntok && m->toks[m->ntoks - 1].kind == T_LIT) {
-		struct tok *t = &m->toks[m->ntoks - 1];
+	if (!c.err && p->ntok) {
+		/* the literal before the end, or before an invalid conversion */
+		bool rest = m->toks[m->ntoks - 1].kind == T_REST;
+		struct tok *t = &m->toks[m->ntoks - 1 - (rest && p->ntok > 1)];
 
-		while (t->len && p->text[t->off + t->len - 1] == ' ') {
+		while (t->kind == T_LIT && t->len &&
+		       p->text[t->off + t->len - 1] == ' ') {
 			t->len--;
 			p->literal--;
 		}
-		if (!t->len) {
+		if (t->kind == T_LIT && !t->len) {
+			*t = m->toks[m->ntoks - 1];
 			m->ntoks--;
 			p->ntok--;
 		}
@@ -474,6 +488,8 @@ int kmsg_match_build(struct kmsg_match *m)
 
 		all.pat = (int)i;
 		pat_words(m, &m->pats[i], collect_word, &all);
+		if (all.n == from)
+			continue;
 		qsort(all.v + from, all.n - from, sizeof(*all.v), cmp_anchor);
 		for (j = w = from; j < all.n; j++)
 			if (j == from || all.v[j].hash != all.v[w - 1].hash)
@@ -484,7 +500,8 @@ int kmsg_match_build(struct kmsg_match *m)
 		free(all.v);
 		return all.err;
 	}
-	qsort(all.v, all.n, sizeof(*all.v), cmp_anchor);
+	if (all.n)
+		qsort(all.v, all.n, sizeof(*all.v), cmp_anchor);
 	anchors = calloc(m->n ? m->n : 1, sizeof(*anchors));
 	free_pats = calloc(m->n ? m->n : 1, sizeof(*free_pats));
 	stamp = calloc(m->n ? m->n : 1, sizeof(*stamp));
@@ -509,7 +526,8 @@ int kmsg_match_build(struct kmsg_match *m)
 		}
 	}
 	free(all.v);
-	qsort(anchors, k, sizeof(*anchors), cmp_anchor);
+	if (k)
+		qsort(anchors, k, sizeof(*anchors), cmp_anchor);
 	free(m->anchors);
 	free(m->free_pats);
 	free(m->stamp);
@@ -519,6 +537,13 @@ int kmsg_match_build(struct kmsg_match *m)
 	m->nfree = nfree;
 	m->stamp = stamp;
 	m->gen = 0;
+	for (i = 0; i < m->n; i++)
+		if (m->pats[i].ntok > m->maxtok)
+			m->maxtok = m->pats[i].ntok;
+	free(m->at);
+	m->at = calloc(m->maxtok + 1, sizeof(*m->at));
+	if (!m->at)
+		return -ENOMEM;
 	m->built = m->n;
 	return 0;
 }
@@ -533,6 +558,7 @@ struct run {
 	bool partial;		/* the text may go on after the pattern */
 	long steps;
 	size_t *cap;		/* per token: where it ended; NULL: not wanted */
+	size_t *at;		/* per token: where it started */
 };
 
 static bool is_space(char c)
@@ -625,6 +651,11 @@ static bool match_from(struct run *r, unsigned int k, size_t pos);
 /* Try the token ending at @end, then the rest */
 static bool next(struct run *r, unsigned int k, size_t end)
 {
+	const struct tok *t = &r->m->toks[r->p->tok + k];
+
+	/* a field of a fixed width is that wide at least */
+	if (t->width && end - r->at[k] < t->width)
+		return false;
 	if (r->cap)
 		r->cap[k] = end;
 	return match_from(r, k + 1, end);
@@ -806,8 +837,10 @@ static bool match_run(struct run *r, unsigned int k, size_t pos,
 static bool match_tok(struct run *r, unsigned int k, size_t pos)
 {
 	const struct tok *t = &r->m->toks[r->p->tok + k];
+	const char *q;
 	size_t n, i;
 
+	r->at[k] = pos;
 	switch (t->kind) {
 	case T_LIT:
 		if (r->len - pos < t->len ||
@@ -859,6 +892,17 @@ static bool match_tok(struct run *r, unsigned int k, size_t pos)
 			return false;
 		n = span(r->s, pos + 2, r->len, is_hex);
 		return n && next(r, k, pos + 2 + n);
+	case T_RES:
+		if (pos >= r->len || r->s[pos] != '[')
+			return false;
+		for (i = pos + 1; i < r->len; i = q - r->s + 1) {
+			q = memchr(r->s + i, ']', r->len - i);
+			if (!q)
+				return false;
+			if (next(r, k, q - r->s + 1))
+				return true;
+		}
+		return false;
 	default:		/* T_REST */
 		return next(r, k, r->len);
 	}
@@ -886,10 +930,11 @@ static bool match_pat(const struct kmsg_match *m, int pat, const char *s,
 	struct run r = {
 		.m = m, .p = &m->pats[pat], .s = s, .len = trim(s, len),
 		.partial = partial, .steps = KMSG_MATCH_STEPS, .cap = cap,
+		.at = m->at,
 	};
 
 	/* a partial match must end before the text does */
-	if (partial && !r.p->ntok)
+	if ((partial && !r.p->ntok) || !m->at || r.p->ntok > m->maxtok)
 		return false;
 	return match_from(&r, 0, 0);
 }
@@ -944,6 +989,8 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 	bool found = false, partial = false;
 	size_t i;
 
+	if (!m->ncand)
+		return;
 	sort_m = m;
 	qsort(m->cand, m->ncand, sizeof(*m->cand), cmp_cand);
 	for (i = 0; i < m->ncand; i++) {
@@ -1029,6 +1076,52 @@ static int candidates(struct kmsg_match *m, const char *text, size_t len)
 	return 0;
 }
 
+/*
+ * A message printed through a %pV wrapper ("%sACPI: %s: %pV"): the
+ * format inside, where one matches what %pV printed
+ */
+static int unwrap(struct kmsg_match *m, const char *text, size_t len,
+		  struct kmsg_match_result *r)
+{
+	const struct pat *p = &m->pats[r->pat[0]];
+	struct kmsg_match_result in;
+	size_t *cap, from;
+	unsigned int k;
+
+	for (k = 0; k < p->ntok; k++) {
+		const struct tok *t = &m->toks[p->tok + k];
+
+		if (t->kind == T_STR && t->conv == 'p' && t->ext == 'V')
+			break;
+	}
+	if (k == p->ntok)
+		return 0;
+	cap = calloc(p->ntok + 1, sizeof(*cap));
+	if (!cap)
+		return -ENOMEM;
+	if (!match_pat(m, r->pat[0], text, len, r->partial, cap)) {
+		free(cap);
+		return 0;
+	}
+	from = k ? cap[k - 1] : 0;
+	memset(&in, 0, sizeof(in));
+	if (candidates(m, text + from, cap[k] - from)) {
+		free(cap);
+		return -ENOMEM;
+	}
+	best_of(m, text + from, cap[k] - from, &in);
+	/* only an inner format of its own: not one that any text matches */
+	if (in.n == 1 && !in.partial) {
+		in.wrapper = r->pat[0];
+		in.wrapped = true;
+		in.inner_off = from;
+		in.inner_len = cap[k] - from;
+		*r = in;
+	}
+	free(cap);
+	return 0;
+}
+
 int kmsg_match_text(struct kmsg_match *m, const char *text, size_t len,
 		    struct kmsg_match_result *r)
 {
@@ -1038,6 +1131,8 @@ int kmsg_match_text(struct kmsg_match *m, const char *text, size_t len,
 	if (candidates(m, text, len))
 		return -ENOMEM;
 	best_of(m, text, len, r);
+	if (r->n == 1)
+		return unwrap(m, text, len, r);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
  *				the conversion prints; '#', widths, '*'
  *	%c			one byte (after spaces for a width)
  *	%s %pV, other %p...	any text, shortest first (at most the precision)
+ *	%pr %pR			"[" any text "]"
  *	%pe			-EINVAL, EINVAL, -22, or a pointer as %p
  *	%p %px %pK		hex digits, or "(null)", "(____ptrval____)"
  *	%ps %pS %pB		symbol[+0xoff/0xsize] [ [module]], or 0xaddr
@@ -32,6 +33,9 @@
  * literal characters wins; patterns that tie with different ids make the
  * line ambiguous. When none matches the whole line, one matching its
  * beginning counts (a message continued with pr_cont()): result.partial.
+ * When the winner prints a %pV, the formats matching what the %pV printed
+ * are the result, if any (result.wrapped). A field of a fixed width is at
+ * least that wide.
  *
  * The text is untrusted: any bytes. Each match attempt is bounded
  * (KMSG_MATCH_STEPS): a pattern that would take longer does not match.
@@ -76,6 +80,13 @@ struct kmsg_match_result {
 	int pat[KMSG_MATCH_CAND_MAX];	/* first pattern of each id */
 	unsigned int literal;	/* literal characters the winners matched */
 	bool partial;		/* matched the beginning of the text only */
+	/*
+	 * Printed by a %pV wrapper, pattern @wrapper: pat[] are the formats
+	 * matching what its %pV printed, @inner_len bytes at @inner_off
+	 */
+	bool wrapped;
+	int wrapper;
+	size_t inner_off, inner_len;
 };
 
 /* Match the @len bytes of @text (one message, no timestamp). 0 or -ENOMEM */
