@@ -10,6 +10,7 @@
 # ambiguous line is counted, not wrong). TAP output.
 #
 # RECORD: the unpacked archive (boot.dat, boot-dmesg.txt, boot-kmsg.txt);
+# CONSOLE: the guest's console log (default: console.log next to RECORD);
 # TOOLS: the built kmsg; DOCS_DB: the database of the same build, with
 # every call site (kmsg-doc build-db).
 set -u
@@ -27,13 +28,12 @@ if [ ! -s "$rec/boot.dat" ] || [ ! -s "$rec/boot-dmesg.txt" ] ||
 	exit 0
 fi
 "$tools/kmsg" report --json "$rec/boot.dat" > "$tmp/events" 2> "$tmp/events.err"
-"$tools/kmsg" dmesg --json --db "$db" "$rec/boot-dmesg.txt" > "$tmp/dmesg" 2>&1
 "$tools/kmsg" dmesg --json --db "$db" "$rec/boot-kmsg.txt" > "$tmp/kmsg" 2>&1
 
-python3 - "$rec" "$tmp" <<'EOF'
-import json, re, sys
+python3 - "$rec" "$tmp" "$tools" "$db" "${CONSOLE:-$rec/../console.log}" <<'EOF'
+import json, os, re, subprocess, sys
 
-rec, tmp = sys.argv[1], sys.argv[2]
+rec, tmp, tools, db, console = sys.argv[1:6]
 n = 0
 def ok(cond, what):
     global n
@@ -118,24 +118,47 @@ def check(name, got, seq_of):
        (name, total, pct))
     ok(not wrong, "%s: no line gets a wrong id" % name)
 
-# the console's form: "[ts] text" per line, in the order of the records
-seq_of = {}
-with open(rec + "/boot-dmesg.txt", encoding="utf-8", errors="surrogateescape") as f:
-    dm = [l.rstrip("\n") for l in f]
-i = 0
-bad = 0
-for k, l in enumerate(dm):
-    t = re.sub(r'^\[[ 0-9.]*\] ', '', l, count=1)
-    if i < len(lines) and lines[i][1].rstrip() == t.rstrip():
-        seq_of[k + 1] = lines[i][0]
-        i += 1
-    else:
-        bad += 1
-ok(bad == 0 and len(dm) > 0,
-   "the dmesg text is the /dev/kmsg records' lines (%d of %d lines, "
-   "%d events from seq %s)" % (len(dm) - bad, len(dm), len(truth),
-                               min(truth) if truth else "-"))
-check("dmesg text", load(tmp + "/dmesg"), seq_of)
+def text_form(name, path, out, skip_other):
+    """lines "[ts] text" joined to the records' lines, in order"""
+    seq_of = {}
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        dm = [l.rstrip("\n").rstrip("\r") for l in f]
+    i = bad = 0
+    keep = []
+    for l in dm:
+        if i == len(lines):
+            break
+        t = re.sub(r'^\[[ 0-9.]*\] ', '', l, count=1).rstrip()
+        # the console leaves out what is above its loglevel (debug)
+        j = i
+        while j < len(lines) and j < i + 64 and lines[j][1].rstrip() != t:
+            j += 1
+        if j < len(lines) and lines[j][1].rstrip() == t and (skip_other or j == i):
+            keep.append(l)
+            seq_of[len(keep)] = lines[j][0]
+            i = j + 1
+        elif skip_other:
+            # what the console shows besides the kernel's log
+            bad += 1
+        else:
+            keep.append(l)
+            bad += 1
+    with open(out, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write("".join(l + "\n" for l in keep))
+    ok(len(keep) > 0 and (skip_other or bad == 0),
+       "%s: %d lines joined to their /dev/kmsg records (%d of %d record "
+       "lines; %d other lines; %d events from seq %s)" %
+       (name, len(seq_of), i, len(lines), bad, len(truth),
+        min(truth) if truth else "-"))
+    subprocess.run([tools + "/kmsg", "dmesg", "--json", "--db", db, out],
+                   stdout=open(out + ".json", "w"), stderr=subprocess.STDOUT)
+    check(name, load(out + ".json"), seq_of)
+
+# the console as it printed the boot (ttyS0, kept by qemu/run.sh next to
+# the recording), and dmesg in the guest (busybox: its first 16 KiB)
+if os.path.exists(console):
+    text_form("console log", console, tmp + "/console.txt", True)
+text_form("dmesg text", rec + "/boot-dmesg.txt", tmp + "/dmesg.txt", False)
 
 # the /dev/kmsg records themselves: one line, one record
 seq_rec = {}
