@@ -204,7 +204,7 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/fuzz/run.sh tools/tests/install.sh tools/tests/journal.sh \
 	tools/tests/manpage.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
-RECORD_TESTS := tools/tests/guest-record.sh
+RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check
 
 check: host-tests guest-check record-tests

@@ -10,6 +10,9 @@
 #                 plain messages of every path to printk())
 #   kmsg.txt      the /dev/kmsg records printed meanwhile
 #   kallsyms      /proc/kallsyms, for %ps and %pS with module names
+#   boot.dat      the boot's kmsg:kmsg events (instance kmsg_boot, stopped
+#                 by /init before the tests), with boot-dmesg.txt and
+#                 boot-kmsg.txt, the log then as dmesg and /dev/kmsg showed it
 [ -b /dev/vda ] || { echo "record.sh: no /dev/vda"; exit 1; }
 out=/tmp/record
 mkdir -p "$out" && cd "$out" || exit 1
@@ -28,5 +31,15 @@ kill "$pid"
 sed -n '/;kmsg-record: start$/,/;kmsg-record: end$/p' kmsg.all > kmsg.txt
 rm kmsg.all
 cat /proc/kallsyms > kallsyms
-tar cf /dev/vda kmsg.dat kmsg.txt kallsyms || exit 1
+boot=
+if [ -s /tmp/boot/boot-dmesg.txt ] &&
+   trace-cmd extract -B kmsg_boot -o boot.dat >/dev/null 2>&1; then
+	# trace-cmd extract -B names its output boot.dat.kmsg_boot
+	[ -f boot.dat ] || mv boot.dat.kmsg_boot boot.dat 2>/dev/null
+	cp /tmp/boot/boot-dmesg.txt /tmp/boot/boot-kmsg.txt .
+	boot="boot.dat boot-dmesg.txt boot-kmsg.txt"
+else
+	echo "record.sh: no boot events (instance kmsg_boot)"
+fi
+tar cf /dev/vda kmsg.dat kmsg.txt kallsyms $boot || exit 1
 echo "record.sh: $(grep -c kmsgtest kmsg.txt) messages recorded"

@@ -51,6 +51,8 @@ boot() {
 	# the check and the demo record every message of the boot (selftest
 	# boot_coverage)
 	case $m in check|demo) boot_args="trace_event=kmsg:kmsg" ;; esac
+	# the boot's events apart, for the check of kmsg dmesg (qemu/init)
+	[ "$m" = check ] && boot_args="$boot_args trace_instance=kmsg_boot,kmsg:kmsg"
 	[ "$a" = kvm ] && cpu=host
 	[ -n "$icount" ] && [ "$a" = tcg ] && clock=(-icount "shift=$icount")
 	[ -n "$disk" ] && drive=(-drive "file=$disk,format=raw,if=virtio")

@@ -88,8 +88,47 @@ ok $? "printable manual (HTML) has every message"
 
 printf 'kmsgtest.2: device 4711 not online\n[    1.0] kmsgtest.99: nope\nplain line\n' |
 	KMSG_DB=$db "$tools/kmsg" dmesg -x - > "$tmp/dmesg"
-grep -A1 '^kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | grep -q '^-- Description: ' &&
+grep -A2 '^kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | grep -q '^-- Description: ' &&
 	grep -q '^-- kmsgtest.99: not documented$' "$tmp/dmesg" &&
 	grep -qx 'plain line' "$tmp/dmesg"
 ok $? "kmsg dmesg -x on dmesg text: explained, undocumented marked, others kept"
+# kmsg dmesg identifies plain text: a copy of the database with plain
+# sites (as build-db writes every site of a build), each input form
+fix=$tmp/sites.db
+cp "$db" "$fix" && sqlite3 "$fix" "
+ALTER TABLE messages ADD COLUMN prefix TEXT;
+INSERT INTO messages VALUES ('smp.h00000001','',0,6,'smp: Brought up %d node, %d CPU','kernel/smp.c',1,'smp_init','vmlinux',0,NULL);
+INSERT INTO messages VALUES ('e1000e.h00000002','',0,3,'link is up at %d Mbps','e1000e.c',2,'link_up','e1000e',1,'%s %s: ');
+INSERT INTO messages VALUES ('a.h00000003','',0,6,'value %d','a.c',3,'fa','vmlinux',0,NULL);
+INSERT INTO messages VALUES ('b.h00000004','',0,6,'value %u','b.c',4,'fb','vmlinux',0,NULL);
+INSERT INTO messages VALUES ('oom_kill.h00000005','',0,3,'Out of memory: Killed process %d (%s)','mm/oom_kill.c',5,'oom_kill_process','vmlinux',0,NULL);
+INSERT INTO aliases VALUES ('kmsgtest.2','oom_kill.h00000005','oom_kill',NULL,1,'x',1);
+" 2>/dev/null
+printf '%s\n' '[    0.100000] smp: Brought up 1 node, 2 CPU' \
+	'<3>[    0.200000] e1000e 0000:00:03.0: link is up at 1000 Mbps' \
+	'Jan 01 10:00:00 host kernel: value 7' \
+	'[Mon Jan  1 10:00:00 2024] value -7' \
+	'6,12,300000,-;Out of memory: Killed process 42 (cat)' \
+	'nothing like any format' > "$tmp/plain"
+"$tools/kmsg" dmesg --json --db "$fix" "$tmp/plain" > "$tmp/plain.json" 2>&1
+python3 - "$tmp/plain.json" <<'PY'
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])]
+assert [x["line"] for x in o] == [1, 2, 3, 4, 5, 6], o
+assert o[0]["id"] == "smp.h00000001" and o[0]["source"]["function"] == "smp_init"
+assert [a["value"] for a in o[0]["args"]] == [1, 2]
+assert o[1]["id"] == "e1000e.h00000002" and o[1]["device"] == "0000:00:03.0"
+assert o[1]["driver"] == "e1000e" and o[1]["level"] == 3
+assert "id" not in o[2] and {c["id"] for c in o[2]["candidates"]} == {"a.h00000003", "b.h00000004"}
+assert o[3]["id"] == "a.h00000003" and o[3]["args"][0] == {"type": "int", "value": -7}
+assert o[4]["id"] == "kmsgtest.2" and o[4]["auto_id"] == "oom_kill.h00000005"
+assert o[4]["seq"] == 12 and o[4]["args"][1] == {"type": "string", "value": "cat"}
+assert "id" not in o[5] and "candidates" not in o[5]
+PY
+ok $? "kmsg dmesg --json: each input form identified, ambiguous, unidentified, curated alias, typed args"
+"$tools/kmsg" dmesg --stats --db "$fix" "$tmp/plain" > "$tmp/stats" 2>&1
+grep -q '^lines *6$' "$tmp/stats" && grep -q '^identified *4$' "$tmp/stats" &&
+	grep -q '^ambiguous *1$' "$tmp/stats" && grep -q '^unidentified *1$' "$tmp/stats" &&
+	grep -q '^documented *1$' "$tmp/stats"
+ok $? "kmsg dmesg --stats: lines, identified, ambiguous, unidentified, documented"
 echo "1..$n"

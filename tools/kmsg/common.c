@@ -101,13 +101,15 @@ void usage_docs(FILE *f)
 	fprintf(f,
 		"Usage: %s explain [--db FILE] ID...\n"
 		"       %s search [--db FILE] WORD...\n"
-		"       %s dmesg [-x] [--db FILE] [FILE]\n"
+		"       %s dmesg [-x] [--json] [--stats] [--db FILE] [FILE]\n"
 		"       %s manual [--db FILE] DIR\n"
 		"explain: the documentation of messages, by identifier (comp.N).\n"
 		"search: messages whose format or documentation has every WORD.\n"
-		"dmesg: the kernel log from /dev/kmsg, or dmesg text from FILE\n"
-		"(- for standard input); with -x, each message carrying an\n"
-		"identifier is followed by its description and user response.\n"
+		"dmesg: the kernel log from /dev/kmsg, or log text from FILE\n"
+		"(- for standard input: dmesg, dmesg -T, dmesg -r, journalctl -k\n"
+		"output), each message identified by the format that printed it:\n"
+		"its id and source, with -x also its description and user\n"
+		"response; --json one object per line, --stats the counts only.\n"
 		"manual: DIR/man9/<id>.9 for every message (MANPATH=DIR man\n"
 		"kmsgtest.2) and DIR/kmsg-manual.html, a printable manual.\n",
 		prog, prog, prog, prog);
@@ -509,6 +511,7 @@ static const struct option long_options[] = {
 	{ "level", required_argument, NULL, 'l' },
 	{ "count", required_argument, NULL, 'n' },
 	{ "duration", required_argument, NULL, 'd' },
+	{ "stats", no_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -554,6 +557,11 @@ static int parse_options(int argc, char **argv, struct options *o,
 			break;
 		case 'x':
 			o->explain = true;
+			break;
+		case 'S':
+			if (usage != usage_docs)
+				goto bad_opt;
+			o->stats = true;
 			break;
 		case 'L':
 			o->lang = optarg;
@@ -604,6 +612,9 @@ static int parse_options(int argc, char **argv, struct options *o,
 		}
 	}
 	return 0;
+bad_opt:
+	usage(stderr);
+	return -1;
 bad:
 	fprintf(stderr, "%s: invalid argument '%s'\n", prog, optarg);
 	return -1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmsg dmesg: the kernel log, from /dev/kmsg or dmesg text, annotated
+ * kmsg dmesg: the kernel log, from /dev/kmsg or log text, each message
+ * identified by the format that printed it
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,93 +16,583 @@
 #include "kmsg_dmesg.h"
 #include "kmsg_docs.h"
 #include "kmsg_json.h"
+#include "kmsg_match.h"
 #include "kmsg.h"
 
-/* "comp.N: " in @text, at its start or after ": " (device messages) */
-static bool find_id(const char *text, char *id, size_t size)
+/* A call site of the database, by pattern number */
+struct site {
+	char *file, *function, *format;
+	int line, level;
+	char *curated;		/* the identifier documenting it, if any */
+	signed char documented;	/* -1: not looked up yet */
+	bool looked_up;
+};
+
+/* An input line of the message being read */
+struct in_line {
+	unsigned long lineno;
+	char *raw;		/* the line as read, without newline */
+	size_t raw_len;
+	struct kmsg_dmesg_line l;	/* parsed from raw */
+	bool stamped;		/* header copied: stamp */
+	char stamp[64];
+};
+
+struct stats {
+	unsigned long lines, identified, ambiguous, unidentified, documented;
+};
+
+struct dm {
+	struct options *o;
+	bool stats;
+	struct kmsg_docs *docs;
+	struct kmsg_match *m;	/* NULL: no database, lines shown only */
+	struct site *sites;
+	size_t nsites, cap;
+	struct state st;	/* for print_explain() */
+	/* the message being read: its lines and text */
+	struct in_line *lines;
+	size_t nlines, lcap;
+	struct kmsg_strbuf text;
+	struct kmsg_strbuf out, scratch;
+	unsigned long lineno;
+	bool lines_seen, last_record;
+	struct stats s;
+	int err;
+};
+
+static void oom(void)
 {
-	const char *p = text, *q;
+	fprintf(stderr, "%s: out of memory\n", prog);
+	exit(1);
+}
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+
+	if (!p)
+		oom();
+	return p;
+}
+
+static int add_site(void *ctx, const struct kmsg_doc_site *ds)
+{
+	struct dm *d = ctx;
+	struct site *s;
+	int pat;
+
+	pat = kmsg_match_add(d->m, ds->id, ds->prefix, ds->format,
+			     strlen(ds->format));
+	if (pat < 0)
+		return pat;
+	if ((size_t)pat >= d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 1024;
+		struct site *v = realloc(d->sites, ncap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		d->sites = v;
+		d->cap = ncap;
+	}
+	s = &d->sites[pat];
+	memset(s, 0, sizeof(*s));
+	s->file = xstrdup(ds->file);
+	s->function = xstrdup(ds->function);
+	s->format = xstrdup(ds->format);
+	s->line = ds->line;
+	s->level = ds->level;
+	s->documented = -1;
+	d->nsites = pat + 1;
+	return 0;
+}
+
+/* The matcher over every site of the database: 0 or -1 with a message */
+static int load_sites(struct dm *d)
+{
+	int ret;
+
+	d->m = kmsg_match_new();
+	if (!d->m)
+		oom();
+	ret = kmsg_docs_sites(d->docs, add_site, d);
+	if (ret == -ENOMEM || (!ret && kmsg_match_build(d->m)))
+		oom();
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(d->docs));
+		return -1;
+	}
+	return 0;
+}
+
+/* The curated identifier of site @pat's automatic id, and its docs */
+static struct site *site_of(struct dm *d, int pat)
+{
+	struct site *s = &d->sites[pat];
+	const char *id = kmsg_match_id(d->m, pat);
+	char curated[KMSG_ID_MAX];
+	struct kmsg_doc doc;
+
+	if (s->looked_up)
+		return s;
+	s->looked_up = true;
+	if (kmsg_id_is_auto(id) &&
+	    !kmsg_docs_curated_for_auto(d->docs, id, curated, sizeof(curated)))
+		s->curated = xstrdup(curated);
+	if (!kmsg_docs_get(d->docs, s->curated ? s->curated : id, &doc)) {
+		s->documented = 1;
+		kmsg_doc_free(&doc);
+	} else {
+		s->documented = 0;
+	}
+	return s;
+}
+
+/* The identifier a site goes by: the curated one where there is one */
+static const char *id_of(struct dm *d, int pat)
+{
+	struct site *s = site_of(d, pat);
+
+	return s->curated ? s->curated : kmsg_match_id(d->m, pat);
+}
+
+/* "comp.N: " in @text, at its start or after ": " (device messages) */
+static bool find_id(const char *text, size_t len, char *id, size_t size)
+{
+	const char *p = text, *q, *end = text + len;
 
 	for (;;) {
 		q = p;
-		while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-		       (*q >= '0' && *q <= '9') || *q == '_' || *q == '-')
+		while (q < end && ((*q >= 'a' && *q <= 'z') ||
+				   (*q >= 'A' && *q <= 'Z') ||
+				   (*q >= '0' && *q <= '9') || *q == '_' ||
+				   *q == '-'))
 			q++;
-		if (q > p && *q == '.' && q[1] >= '0' && q[1] <= '9') {
-			const char *d = q + 1;
+		if (q > p && q + 1 < end && *q == '.' && q[1] >= '0' &&
+		    q[1] <= '9') {
+			const char *e = q + 1;
 
-			while (*d >= '0' && *d <= '9')
-				d++;
-			if (d[0] == ':' && d[1] == ' ' && (size_t)(d - p) < size) {
-				snprintf(id, size, "%.*s", (int)(d - p), p);
+			while (e < end && *e >= '0' && *e <= '9')
+				e++;
+			if (e + 1 < end && e[0] == ':' && e[1] == ' ' &&
+			    (size_t)(e - p) < size) {
+				snprintf(id, size, "%.*s", (int)(e - p), p);
 				return true;
 			}
 		}
-		p = strstr(p, ": ");
+		p = memmem(p, end - p, ": ", 2);
 		if (!p)
 			return false;
 		p += 2;
 	}
 }
 
-/*
- * One line of /dev/kmsg ("pri,seq,ts,flags;text") or of dmesg output, of
- * @len bytes: shown with control characters and NULs escaped
- */
-static void dmesg_line(struct options *o, struct kmsg_docs *docs,
-		       const char *line, size_t len)
-{
-	struct state st = { .opt = o, .docs = docs };
-	struct kmsg_strbuf text = { 0 };
-	struct kmsg_dmesg_line l;
-	const char *shown;
-	size_t shown_len;
-	char id[96];
+/* What a message was identified as */
+struct ident {
+	struct kmsg_match_result r;
+	int n;			/* different identifiers */
+	const char *ids[KMSG_MATCH_CAND_MAX];
+	int pats[KMSG_MATCH_CAND_MAX];
+	char printed[KMSG_ID_MAX];	/* found in the text only */
+};
 
-	if (len && line[len - 1] == '\n')
-		len--;
-	kmsg_dmesg_parse(line, len, &l);
-	if (l.dict)
-		return;
-	/* a record's text after its time and level; other lines whole */
-	shown = l.record ? l.text : line;
-	shown_len = l.record ? l.text_len : len;
-	if (l.record)
-		printf("[%5llu.%06llu] %-6s ", l.ts / 1000000, l.ts % 1000000,
-		       kmsg_level_name(l.pri & 7));
-	if (kmsg_dmesg_escape(&text, shown, shown_len)) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		exit(1);
+static void identify(struct dm *d, const char *text, size_t len,
+		     struct ident *id)
+{
+	int i, j;
+
+	memset(id, 0, sizeof(*id));
+	if (d->m) {
+		if (kmsg_match_text(d->m, text, len, &id->r))
+			oom();
+		/* tied sites documented under one identifier are one */
+		for (i = 0; i < id->r.n; i++) {
+			const char *x = id_of(d, id->r.pat[i]);
+
+			for (j = 0; j < id->n && strcmp(id->ids[j], x); j++)
+				;
+			if (j == id->n) {
+				id->ids[id->n] = x;
+				id->pats[id->n++] = id->r.pat[i];
+			}
+		}
+		if (id->r.total > id->r.n)
+			id->n += id->r.total - id->r.n;
 	}
-	printf("%s\n", text.buf ? text.buf : "");
-	/* the id is looked for in the message, after dmesg's "[ts] " */
-	if (o->explain && shown != l.text) {
-		kmsg_strbuf_free(&text);
-		if (kmsg_dmesg_escape(&text, l.text, l.text_len))
-			text.len = 0;
-	}
-	if (o->explain && text.buf && find_id(text.buf, id, sizeof(id)))
-		print_explain(&st, id);
-	kmsg_strbuf_free(&text);
+	if (!id->n && find_id(text, len, id->printed, sizeof(id->printed)))
+		id->n = 1;
 }
 
-static int cmd_dmesg(struct options *o, const char *file)
+static bool documented(struct dm *d, const struct ident *id)
 {
-	struct kmsg_docs *docs = NULL;
-	bool kmsg = !file;
-	char err[1024], *line = NULL;
+	struct kmsg_doc doc;
+
+	if (id->n != 1)
+		return false;
+	if (!id->printed[0])
+		return site_of(d, id->pats[0])->documented == 1;
+	if (!d->docs || kmsg_docs_get(d->docs, id->printed, &doc))
+		return false;
+	kmsg_doc_free(&doc);
+	return true;
+}
+
+static void put_json_str(struct kmsg_strbuf *o, const char *s, size_t len)
+{
+	if (kmsg_json_str(o, s ? s : "", s ? len : 0))
+		oom();
+}
+
+static void put(struct kmsg_strbuf *o, const char *s)
+{
+	if (kmsg_strbuf_puts(o, s))
+		oom();
+}
+
+static void put_source(struct dm *d, struct kmsg_strbuf *o, int pat)
+{
+	const struct site *s = &d->sites[pat];
+
+	put(o, "{\"file\":");
+	put_json_str(o, s->file, strlen(s->file));
+	if (kmsg_strbuf_printf(o, ",\"line\":%d,\"function\":", s->line) < 0)
+		oom();
+	put_json_str(o, s->function, strlen(s->function));
+	put(o, "}");
+}
+
+/* One JSON object for input line @il of a message identified as @id */
+static void json_line(struct dm *d, const struct in_line *il,
+		      const struct in_line *first, const char *text,
+		      size_t text_len, const struct ident *id)
+{
+	struct kmsg_strbuf *o = &d->out;
+	int level = first->l.level;
+	int i, pat = id->n == 1 && !id->printed[0] ? id->pats[0] : -1;
+
+	o->len = 0;
+	if (pat >= 0 && level < 0)
+		level = d->sites[pat].level;
+	if (kmsg_strbuf_printf(o, "{\"line\":%lu,", il->lineno) < 0)
+		oom();
+	if (il->l.record &&
+	    kmsg_strbuf_printf(o, "\"seq\":%llu,\"timestamp\":%llu.%06llu,",
+			       il->l.seq, il->l.ts / 1000000,
+			       il->l.ts % 1000000) < 0)
+		oom();
+	if (il != first &&
+	    kmsg_strbuf_printf(o, "\"continues\":%lu,", first->lineno) < 0)
+		oom();
+	put(o, "\"text\":");
+	put_json_str(o, text, text_len);
+	if (level >= 0 &&
+	    kmsg_strbuf_printf(o, ",\"level\":%d,\"level_name\":\"%s\"", level,
+			       kmsg_level_name(level)) < 0)
+		oom();
+	if (id->n == 1) {
+		const char *x = id->printed[0] ? id->printed : id->ids[0];
+
+		put(o, ",\"id\":");
+		put_json_str(o, x, strlen(x));
+	}
+	if (pat >= 0) {
+		const char *a = kmsg_match_id(d->m, pat);
+
+		if (kmsg_id_is_auto(a)) {
+			put(o, ",\"auto_id\":");
+			put_json_str(o, a, strlen(a));
+		}
+		put(o, ",\"format\":");
+		put_json_str(o, d->sites[pat].format, strlen(d->sites[pat].format));
+		put(o, ",\"source\":");
+		put_source(d, o, pat);
+		if (id->r.partial)
+			put(o, ",\"partial\":true");
+		if (kmsg_strbuf_printf(o, ",\"documented\":%s",
+				       documented(d, id) ? "true" : "false") < 0)
+			oom();
+	}
+	if (id->n > 1) {
+		if (kmsg_strbuf_printf(o, ",\"ambiguous\":%d,\"candidates\":[",
+				       id->n) < 0)
+			oom();
+		for (i = 0; i < id->r.n && i < id->n; i++) {
+			const char *x = id->ids[i];
+
+			if (!x)
+				break;
+			put(o, i ? ",{\"id\":" : "{\"id\":");
+			put_json_str(o, x, strlen(x));
+			put(o, ",\"source\":");
+			put_source(d, o, id->pats[i]);
+			put(o, "}");
+		}
+		put(o, "]");
+	}
+	/* the arguments of the whole message, with its first line */
+	if (pat >= 0 && il == first) {
+		const char *msg = d->text.buf ? d->text.buf : "";
+		struct kmsg_span drv, dev;
+		struct kmsg_args args;
+
+		size_t off = id->r.wrapped ? id->r.inner_off : 0;
+		size_t len = id->r.wrapped ? id->r.inner_len : d->text.len;
+
+		if (id->r.wrapped) {
+			const char *w = kmsg_match_id(d->m, id->r.wrapper);
+
+			put(o, ",\"wrapper\":");
+			put_json_str(o, w, strlen(w));
+		}
+		if (!kmsg_match_args(d->m, pat, msg + off, len,
+				     id->r.partial && !id->r.wrapped, &args,
+				     &drv, &dev)) {
+			put(o, ",\"args\":");
+			if (kmsg_json_args(o, &args))
+				oom();
+			if (dev.s) {
+				put(o, ",\"device\":");
+				put_json_str(o, dev.s, dev.len);
+				put(o, ",\"driver\":");
+				put_json_str(o, drv.s, drv.len);
+			}
+		}
+	}
+	put(o, "}");
+	printf("%s\n", o->buf);
+}
+
+/* "-- ID = AUTO_ID at FILE:LINE FUNCTION()" after a message's lines */
+static void text_ident(struct dm *d, const struct ident *id)
+{
+	const struct site *s;
+	const char *a;
+	int i;
+
+	if (id->printed[0]) {
+		printf("-- %s\n", id->printed);
+		return;
+	}
+	if (!id->n) {
+		printf("-- unidentified\n");
+		return;
+	}
+	if (id->n > 1) {
+		printf("-- ambiguous (%d):", id->n);
+		for (i = 0; i < id->n && i < KMSG_MATCH_CAND_MAX && id->ids[i]; i++)
+			printf(" %s", id->ids[i]);
+		printf("\n");
+		return;
+	}
+	s = &d->sites[id->pats[0]];
+	a = kmsg_match_id(d->m, id->pats[0]);
+	printf("-- %s", id->ids[0]);
+	if (strcmp(a, id->ids[0]))
+		printf(" = %s", a);
+	printf(" at %s:%d %s()%s\n", s->file, s->line, s->function,
+	       id->r.partial ? ", continued" : "");
+}
+
+static void count(struct dm *d, const struct ident *id, size_t lines)
+{
+	d->s.lines += lines;
+	if (!id->n)
+		d->s.unidentified += lines;
+	else if (id->n > 1)
+		d->s.ambiguous += lines;
+	else
+		d->s.identified += lines;
+	if (documented(d, id))
+		d->s.documented += lines;
+}
+
+/* The message of the lines read so far: identified and shown */
+static void flush(struct dm *d)
+{
+	struct in_line *first = d->lines;
+	struct ident id;
+	size_t i;
+
+	if (!d->nlines)
+		return;
+	identify(d, d->text.buf ? d->text.buf : "", d->text.len, &id);
+	count(d, &id, d->nlines);
+	for (i = 0; i < d->nlines && !d->stats; i++) {
+		struct in_line *il = &d->lines[i];
+		const char *t = il->l.text;
+		size_t tl = il->l.text_len;
+
+		d->scratch.len = 0;
+		if (il->l.record) {
+			/* a record's text is shown as it reads, unescaped */
+			if (kmsg_dmesg_unescape(&d->scratch, t, tl))
+				oom();
+			t = d->scratch.buf ? d->scratch.buf : "";
+			tl = d->scratch.len;
+		}
+		if (d->o->json) {
+			json_line(d, il, first, t, tl, &id);
+			continue;
+		}
+		d->out.len = 0;
+		if (il->l.record)
+			printf("[%5llu.%06llu] %-6s ", il->l.ts / 1000000,
+			       il->l.ts % 1000000,
+			       kmsg_level_name(il->l.pri & 7));
+		if (kmsg_dmesg_escape(&d->out, il->l.record ? t : il->raw,
+				      il->l.record ? tl : il->raw_len))
+			oom();
+		printf("%s\n", d->out.buf ? d->out.buf : "");
+	}
+	if (!d->stats && !d->o->json && (d->m || d->o->explain)) {
+		if (d->m)
+			text_ident(d, &id);
+		if (d->o->explain && id.n == 1)
+			print_explain(&d->st, id.printed[0] ? id.printed :
+					      id.ids[0]);
+	}
+	for (i = 0; i < d->nlines; i++)
+		free(d->lines[i].raw);
+	d->nlines = 0;
+	d->text.len = 0;
+}
+
+static void append_text(struct dm *d, const struct kmsg_dmesg_line *l,
+			bool newline)
+{
+	if (newline && kmsg_strbuf_putc(&d->text, '\n'))
+		oom();
+	if (l->record ? kmsg_dmesg_unescape(&d->text, l->text, l->text_len) :
+			kmsg_strbuf_putn(&d->text, l->text, l->text_len))
+		oom();
+}
+
+static struct in_line *add_line(struct dm *d, const char *line, size_t len)
+{
+	struct in_line *il;
+
+	if (d->nlines == d->lcap) {
+		size_t ncap = d->lcap ? d->lcap * 2 : 8;
+		struct in_line *v = realloc(d->lines, ncap * sizeof(*v));
+
+		if (!v)
+			oom();
+		d->lines = v;
+		d->lcap = ncap;
+	}
+	il = &d->lines[d->nlines++];
+	memset(il, 0, sizeof(*il));
+	il->lineno = d->lineno;
+	il->raw = malloc(len + 1);
+	if (!il->raw)
+		oom();
+	memcpy(il->raw, line, len);
+	il->raw[len] = '\0';
+	il->raw_len = len;
+	kmsg_dmesg_parse(il->raw, len, &il->l);
+	if (il->l.stamp && il->l.stamp_len < sizeof(il->stamp)) {
+		memcpy(il->stamp, il->l.stamp, il->l.stamp_len);
+		il->stamped = true;
+	}
+	return il;
+}
+
+/* Does the line alone match no site, and with the message before it? */
+static bool joins(struct dm *d, const struct kmsg_dmesg_line *l)
+{
+	struct kmsg_match_result r;
+	size_t len = d->text.len;
+	bool yes;
+
+	if (!d->m)
+		return false;
+	if (kmsg_match_text(d->m, l->text, l->text_len, &r))
+		oom();
+	if (r.n && !r.partial)
+		return false;
+	append_text(d, l, true);
+	if (kmsg_match_text(d->m, d->text.buf, d->text.len, &r))
+		oom();
+	yes = r.n && !r.partial;
+	d->text.len = len;
+	if (d->text.buf)
+		d->text.buf[len] = '\0';
+	return yes;
+}
+
+/*
+ * One line of /dev/kmsg ("pri,seq,ts,flags;text") or of log text, of
+ * @len bytes. A message goes on over indented lines with no timestamp
+ * after one with a timestamp (dmesg, journalctl), and over lines with the
+ * same timestamp that match only together (the kernel prints each line of
+ * a message with its timestamp).
+ */
+static void dmesg_line(struct dm *d, const char *line, size_t len)
+{
+	struct kmsg_dmesg_line l;
+	const struct in_line *prev = d->nlines ? &d->lines[0] : NULL;
+	size_t prev_head = prev ? prev->l.text - prev->raw : 0;
+	struct in_line *il;
+	bool cont = false;
+
+	d->lineno++;
+	if (len && line[len - 1] == '\n')
+		len--;
+	/* a serial console's CRLF */
+	if (len && line[len - 1] == '\r')
+		len--;
+	kmsg_dmesg_parse(line, len, &l);
+	/* a record's dictionary; after text, an indented line */
+	if (l.dict && (d->last_record || !d->lines_seen))
+		return;
+	d->lines_seen = true;
+	d->last_record = l.record;
+	if (prev && !prev->l.record && !l.record) {
+		/* dmesg and journalctl indent a message's further lines */
+		if (l.dict && prev->stamped)
+			cont = true;
+		else if (l.stamp && prev->stamped &&
+			 l.stamp_len == strlen(prev->stamp) &&
+			 !memcmp(l.stamp, prev->stamp, l.stamp_len))
+			cont = joins(d, &l);
+	}
+	if (!cont)
+		flush(d);
+	il = add_line(d, line, len);
+	if (cont && l.dict) {
+		/* the indentation is the width of the first line's header */
+		size_t skip = prev_head, i = 0;
+
+		while (i < skip && i < il->l.text_len && il->l.text[i] == ' ')
+			i++;
+		il->l.text += i;
+		il->l.text_len -= i;
+	}
+	append_text(d, &il->l, cont);
+}
+
+static void print_stats(struct dm *d)
+{
+	const struct stats *s = &d->s;
+
+	if (d->o->json)
+		printf("{\"lines\":%lu,\"identified\":%lu,\"ambiguous\":%lu,\"unidentified\":%lu,\"documented\":%lu}\n",
+		       s->lines, s->identified, s->ambiguous, s->unidentified,
+		       s->documented);
+	else
+		printf("lines         %lu\nidentified    %lu\nambiguous     %lu\nunidentified  %lu\ndocumented    %lu\n",
+		       s->lines, s->identified, s->ambiguous, s->unidentified,
+		       s->documented);
+}
+
+static int read_input(struct dm *d, const char *file)
+{
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	FILE *f;
 
-	if (o->explain) {
-		docs = docs_open(o, err, sizeof(err));
-		if (!docs) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			return 1;
-		}
-	}
-	if (kmsg) {
+	if (!file) {
 		/* every record once, without waiting for new ones */
 		int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 		char rec[8192];
@@ -109,38 +600,85 @@ static int cmd_dmesg(struct options *o, const char *file)
 
 		if (fd < 0) {
 			fprintf(stderr, "%s: /dev/kmsg: %s\n", prog, strerror(errno));
-			kmsg_docs_close(docs);
 			return 1;
 		}
 		while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
 		       (n < 0 && errno == EPIPE)) {
 			if (n <= 0)
 				continue;
-			dmesg_line(o, docs, rec, n);
+			dmesg_line(d, rec, n);
 		}
 		close(fd);
-	} else {
-		f = strcmp(file, "-") ? fopen(file, "r") : stdin;
-		if (!f) {
-			fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
-			kmsg_docs_close(docs);
-			return 1;
-		}
-		while ((len = getline(&line, &cap, f)) > 0)
-			dmesg_line(o, docs, line, len);
-		if (f != stdin)
-			fclose(f);
-		free(line);
+		return 0;
 	}
-	kmsg_docs_close(docs);
+	f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
+		return 1;
+	}
+	while ((len = getline(&line, &cap, f)) > 0)
+		dmesg_line(d, line, len);
+	if (ferror(f)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
+		d->err = 1;
+	}
+	if (f != stdin)
+		fclose(f);
+	free(line);
 	return 0;
+}
+
+static int cmd_dmesg(struct dm *d, const char *file)
+{
+	struct options *o = d->o;
+	bool need = o->explain || o->json || d->stats;
+	char err[1024];
+	size_t i;
+	int ret;
+
+	d->docs = docs_open(o, err, sizeof(err));
+	if (!d->docs && need) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 1;
+	}
+	/* without a database, plain dmesg output as before */
+	if (!d->docs && !o->db && !getenv("KMSG_DB"))
+		fprintf(stderr, "%s: %s; messages are not identified\n", prog, err);
+	else if (!d->docs)
+		fprintf(stderr, "%s: %s\n", prog, err);
+	if (d->docs && load_sites(d)) {
+		kmsg_docs_close(d->docs);
+		return 1;
+	}
+	d->st.opt = o;
+	d->st.docs = d->docs;
+	ret = read_input(d, file);
+	flush(d);
+	if (d->stats && !ret)
+		print_stats(d);
+	for (i = 0; i < d->nsites; i++) {
+		free(d->sites[i].file);
+		free(d->sites[i].function);
+		free(d->sites[i].format);
+		free(d->sites[i].curated);
+	}
+	free(d->sites);
+	free(d->lines);
+	kmsg_strbuf_free(&d->text);
+	kmsg_strbuf_free(&d->out);
+	kmsg_strbuf_free(&d->scratch);
+	kmsg_match_free(d->m);
+	kmsg_docs_close(d->docs);
+	return ret ? ret : d->err;
 }
 
 int dmesg_main(int argc, char **argv)
 {
 	struct options o = { 0 };
+	struct dm d = { .o = &o };
 
 	if (parse_command(argc, argv, &o, false, usage_docs, 0, 1))
 		return 1;
-	return cmd_dmesg(&o, optind < argc ? argv[optind] : NULL);
+	d.stats = o.stats;
+	return cmd_dmesg(&d, optind < argc ? argv[optind] : NULL);
 }

@@ -38,6 +38,7 @@ struct options {
 	const char *kallsyms;	/* symbols for %ps/%pS from this file */
 	const char *db;		/* docs database */
 	bool explain;		/* -x: annotate messages with their docs */
+	bool stats;		/* dmesg --stats: counts only */
 	const char *lang;	/* render translations for this locale */
 	bool journal;		/* --journal: send entries to journald */
 	const char *export;	/* --export FILE: journal export format */

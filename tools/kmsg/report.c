@@ -57,7 +57,7 @@ static int cmd_report(struct options *o, const char *file)
 	struct kmsg_ksyms ks = { 0 };
 	struct state st;
 	char err[512];
-	int ret;
+	int ret, i;
 
 	if (o->kallsyms) {
 		ret = kmsg_ksyms_load(&ks, o->kallsyms);
@@ -107,6 +107,18 @@ static int cmd_report(struct options *o, const char *file)
 	st.ropts.lookup_ctx = &ks;
 	tracecmd_follow_missed_events(handle, report_missed, &st);
 	ret = tracecmd_iterate_events(handle, NULL, 0, report_record, &st);
+	/* then the buffers of instances (trace-cmd extract -B NAME) */
+	for (i = 0; ret >= 0 && !st.done && i < tracecmd_buffer_instances(handle);
+	     i++) {
+		struct tracecmd_input *buf;
+
+		buf = tracecmd_buffer_instance_handle(handle, i);
+		if (!buf)
+			continue;
+		tracecmd_follow_missed_events(buf, report_missed, &st);
+		ret = tracecmd_iterate_events(buf, NULL, 0, report_record, &st);
+		tracecmd_close(buf);
+	}
 	ret = finish(&st, ret < 0 && !st.done ? -EIO : 0);
 	state_free(&st);
 	tracecmd_close(handle);

@@ -19,12 +19,28 @@ struct kmsg_dmesg_line {
 	const char *text;	/* the message: into the line, @text_len bytes */
 	size_t text_len;
 	bool dict;		/* a /dev/kmsg dictionary line (" KEY=value") */
+	int level;		/* 0..7 from a record or "<N>", else -1 */
+	/* the line's timestamp or journal header, NULL if it has none */
+	const char *stamp;
+	size_t stamp_len;
 };
 
 /*
  * Parse the @len bytes at @line (one line, its newline removed). A
  * /dev/kmsg record must have three decimal numbers, in range, before its
- * flags and ';'; anything else is text. Never fails.
+ * flags and ';'; anything else is text, after what precedes the message
+ * in these forms:
+ *
+ *	<6>                          dmesg -r, before any of the others
+ *	[    1.234567]               dmesg, journalctl -o short-monotonic
+ *	[Mon Jan  1 10:00:00 2024]   dmesg -T (any bracket with a digit
+ *	                             and only time-like characters)
+ *	Jan 01 10:00:00 HOST kernel: journalctl -k (short, short-precise,
+ *	2024-01-01T10:00:00+0000 HOST kernel:   short-iso), syslog files
+ *	[    1.234567] HOST kernel:  journalctl -o short-monotonic
+ *
+ * A bracket that is not time-like ("[drm] ...") is part of the text.
+ * Never fails.
  */
 void kmsg_dmesg_parse(const char *line, size_t len, struct kmsg_dmesg_line *l);
 
@@ -35,5 +51,11 @@ void kmsg_dmesg_parse(const char *line, size_t len, struct kmsg_dmesg_line *l);
  * 0 or -ENOMEM.
  */
 int kmsg_dmesg_escape(struct kmsg_strbuf *out, const char *s, size_t len);
+
+/*
+ * Undo /dev/kmsg's escaping of a record's text ("\\x0a" for a newline):
+ * @len bytes at @s appended to @out. 0 or -ENOMEM.
+ */
+int kmsg_dmesg_unescape(struct kmsg_strbuf *out, const char *s, size_t len);
 
 #endif /* KMSG_DMESG_H */

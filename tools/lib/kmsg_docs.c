@@ -704,6 +704,65 @@ int kmsg_docs_each(struct kmsg_docs *d, int (*cb)(void *ctx, const char *id),
 	return ret < 0 ? ret : 0;
 }
 
+int kmsg_docs_sites(struct kmsg_docs *d,
+		    int (*cb)(void *ctx, const struct kmsg_doc_site *site),
+		    void *ctx)
+{
+	static const char * const sql[] = {
+		"SELECT id, level, format, file, line, function, prefix FROM messages",
+		"SELECT id, level, format, file, line, function, "
+		"CASE device WHEN 1 THEN '%s %s: ' END FROM messages",
+	};
+	unsigned long long saved = work_begin(d), max = d->work_max;
+	struct kmsg_doc_site site;
+	sqlite3_stmt *st = NULL;
+	int rc = SQLITE_ERROR, ret = 0;
+	size_t i;
+
+	for (i = 0; i < 2 && rc != SQLITE_OK; i++)
+		rc = sqlite3_prepare_v2(d->db, sql[i], -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		sql_err(d, "table messages");
+		work_end(d, saved);
+		return -EIO;
+	}
+	/* a whole kernel's sites: more than one lookup's work */
+	d->work_max = max * 20;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		site.id = (const char *)sqlite3_column_text(st, 0);
+		site.level = sqlite3_column_int(st, 1);
+		if (site.level < 0 || site.level > 7)
+			site.level = -1;
+		site.format = (const char *)sqlite3_column_text(st, 2);
+		site.file = (const char *)sqlite3_column_text(st, 3);
+		site.line = sqlite3_column_int(st, 4);
+		site.function = (const char *)sqlite3_column_text(st, 5);
+		site.prefix = (const char *)sqlite3_column_text(st, 6);
+		if (!site.id || !site.format) {
+			set_err(d, "table messages: a row without id or format");
+			ret = -EIO;
+			break;
+		}
+		if (!site.file)
+			site.file = "";
+		if (!site.function)
+			site.function = "";
+		if (site.prefix && !site.prefix[0])
+			site.prefix = NULL;
+		ret = cb(ctx, &site);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE) {
+		sql_err(d, "table messages");
+		ret = -EIO;
+	}
+	sqlite3_finalize(st);
+	d->work_max = max;
+	work_end(d, saved);
+	return ret < 0 ? ret : 0;
+}
+
 const char *kmsg_docs_build(struct kmsg_docs *d, const char *key)
 {
 	unsigned long long saved = work_begin(d);

@@ -144,6 +144,28 @@ int kmsg_docs_search(struct kmsg_docs *docs, const char *query,
 int kmsg_docs_each(struct kmsg_docs *docs,
 		   int (*cb)(void *ctx, const char *id), void *ctx);
 
+/* A row of messages, one call site (docs-db/SCHEMA.md) */
+struct kmsg_doc_site {
+	const char *id;
+	int level;		/* 0..7, -1 if out of range */
+	const char *format;
+	const char *prefix;	/* dev_printk()'s "%s %s: ", NULL if none */
+	const char *file;
+	int line;
+	const char *function;
+};
+
+/*
+ * Every call site of the build, in the order of the table; @cb returns
+ * nonzero to stop (a negative value: with that error). The strings are
+ * valid during the call. A database without the prefix column gives
+ * "%s %s: " for its device sites (device = 1). Returns 0, the error of
+ * @cb, or <0 for an error of the database (kmsg_docs_errmsg()).
+ */
+int kmsg_docs_sites(struct kmsg_docs *docs,
+		    int (*cb)(void *ctx, const struct kmsg_doc_site *site),
+		    void *ctx);
+
 /* A value of the build table ("release", "build_id"), "" if none */
 const char *kmsg_docs_build(struct kmsg_docs *docs, const char *key);
 

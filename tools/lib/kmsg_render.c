@@ -20,13 +20,13 @@
 
 #include "kmsg_render.h"
 
-#define SIGN	1		/* unsigned/signed */
-#define LEFT	2		/* left justified */
-#define PLUS	4		/* show plus */
-#define SPACE	8		/* space if plus */
-#define ZEROPAD	16		/* pad with zero, must be 16 == '0' - ' ' */
-#define SMALL	32		/* use lowercase in hex (must be 32 == 0x20) */
-#define SPECIAL	64		/* prefix hex with "0x", octal with "0" */
+#define SIGN	KMSG_CONV_SIGN		/* unsigned/signed */
+#define LEFT	KMSG_CONV_LEFT		/* left justified */
+#define PLUS	KMSG_CONV_PLUS		/* show plus */
+#define SPACE	KMSG_CONV_SPACE		/* space if plus */
+#define ZEROPAD	KMSG_CONV_ZEROPAD	/* pad with zero, must be 16 == '0' - ' ' */
+#define SMALL	KMSG_CONV_SMALL		/* use lowercase in hex (must be 32 == 0x20) */
+#define SPECIAL	KMSG_CONV_SPECIAL	/* prefix hex with "0x", octal with "0" */
 
 #define MAX_ERRNO	4095
 #define INVALID_TEXT_MAX 32
@@ -417,6 +417,37 @@ static unsigned long long int_value(const struct kmsg_spec *sp,
 	sign = int_types[sp->type].sign == 2 ? (sp->flags & SIGN) :
 					       int_types[sp->type].sign;
 	return sign ? sext(raw, bytes) : zext(raw, bytes);
+}
+
+size_t kmsg_conv_decode(const char *fmt, size_t fmt_len, size_t i,
+			struct kmsg_conv *c)
+{
+	struct kmsg_fmt f = { fmt, fmt_length(fmt, fmt_len) };
+	struct kmsg_spec sp;
+
+	parse_spec(&f, i, &sp, false);
+	memset(c, 0, sizeof(*c));
+	c->start = sp.start;
+	c->end = sp.end;
+	c->type = arg_type(&sp);
+	c->percent = sp.type == FT_PERCENT;
+	c->invalid = sp.type == FT_INVALID;
+	c->conv = sp.conv;
+	c->qualifier = sp.qualifier;
+	if (sp.type == FT_PTR) {
+		/* flags, width and qualifier have no 'p' */
+		const char *p = memchr(fmt + sp.start, 'p', sp.end - sp.start);
+
+		c->ext = p ? p + 1 : fmt + sp.end;
+		c->ext_len = fmt + sp.end - c->ext;
+	}
+	c->flags = sp.flags;
+	c->base = sp.base;
+	c->width = sp.width;
+	c->precision = sp.precision;
+	c->width_star = sp.width_star;
+	c->prec_star = sp.prec_star;
+	return sp.end;
 }
 
 /* ---- decoding ---------------------------------------------------------- */

@@ -139,6 +139,39 @@ int kmsg_args_decode(const char *fmt, size_t fmt_len, const void *data, size_t l
 int kmsg_render(struct kmsg_strbuf *out, const char *fmt, size_t fmt_len,
 		const struct kmsg_args *args, const struct kmsg_render_opts *opts);
 
+/* Flags of a conversion, as lib/vsprintf.c names them */
+#define KMSG_CONV_SIGN		1
+#define KMSG_CONV_LEFT		2	/* '-' */
+#define KMSG_CONV_PLUS		4	/* '+' */
+#define KMSG_CONV_SPACE		8	/* ' ' */
+#define KMSG_CONV_ZEROPAD	16	/* '0' */
+#define KMSG_CONV_SMALL		32	/* lowercase hex */
+#define KMSG_CONV_SPECIAL	64	/* '#' */
+
+/* One conversion of a format, as format_decode() sees it */
+struct kmsg_conv {
+	size_t start, end;	/* format bytes [start, end) */
+	enum kmsg_arg_type type;	/* KMSG_ARG_NONE: %% or invalid */
+	bool percent;		/* "%%" */
+	bool invalid;		/* %n, an unknown letter, the end of the format:
+				 * the kernel stops printing here */
+	char conv;		/* 'd' ... 'p' */
+	char qualifier;		/* as struct kmsg_arg */
+	const char *ext;	/* %p: the extension letters, ext_len bytes */
+	size_t ext_len;
+	unsigned int flags;	/* KMSG_CONV_* */
+	int base;		/* 8, 10, 16 */
+	int width, precision;	/* -1: none */
+	bool width_star, prec_star;
+};
+
+/*
+ * Decode the conversion starting at @fmt[@i] == '%' (@fmt_len bytes, no
+ * positional "%N$" as in the kernel). Returns the offset after it.
+ */
+size_t kmsg_conv_decode(const char *fmt, size_t fmt_len, size_t i,
+			struct kmsg_conv *c);
+
 /* Name of an errno value as lib/errname.c has it ("EIO", "-EIO"), or NULL */
 const char *kmsg_errname(int err);
 

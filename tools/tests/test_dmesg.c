@@ -62,6 +62,34 @@ int main(void)
 	text_is(&l, "smp: Brought up", "dmesg output: after '[ts] '");
 	kmsg_dmesg_parse(S("[unterminated"), &l);
 	text_is(&l, "[unterminated", "'[' without ']': the whole line");
+	kmsg_dmesg_parse(S("[drm] Initialized"), &l);
+	text_is(&l, "[drm] Initialized", "a bracket that is not a time: text");
+	kmsg_dmesg_parse(S("[Mon Jan  1 10:00:00 2024] smp: Brought up"), &l);
+	text_is(&l, "smp: Brought up", "dmesg -T");
+	kmsg_dmesg_parse(S("<6>[    1.234567] smp: Brought up"), &l);
+	ok(l.level == 6, "dmesg -r: the level");
+	text_is(&l, "smp: Brought up", "dmesg -r");
+	kmsg_dmesg_parse(S("Jan 01 10:00:00 host kernel: smp: Brought up"), &l);
+	ok(l.stamp && l.stamp_len == 16, "journalctl -k: the time is the stamp");
+	text_is(&l, "smp: Brought up", "journalctl -k (short)");
+	kmsg_dmesg_parse(S("Jan 01 10:00:00.123456 host kernel: x"), &l);
+	text_is(&l, "x", "journalctl -o short-precise");
+	kmsg_dmesg_parse(S("2024-01-01T10:00:00+0000 host kernel: x"), &l);
+	text_is(&l, "x", "journalctl -o short-iso");
+	kmsg_dmesg_parse(S("[    1.234567] host kernel: x"), &l);
+	text_is(&l, "x", "journalctl -o short-monotonic");
+	kmsg_dmesg_parse(S("Jan  1 10:00:00 host kernel: [    1.2] x"), &l);
+	text_is(&l, "x", "a syslog file");
+	kmsg_dmesg_parse(S("smp: Brought up"), &l);
+	ok(!l.stamp && l.level == -1, "text alone (journalctl -o cat)");
+	{
+		struct kmsg_strbuf u = { 0 };
+
+		ok(!kmsg_dmesg_unescape(&u, S("a\\x0ab\\x5c\\xzz")) &&
+		   !strcmp(u.buf, "a\nb\\\\xzz"),
+		   "a record's \\xNN escapes undone");
+		kmsg_strbuf_free(&u);
+	}
 	kmsg_dmesg_parse(S(" SUBSYSTEM=platform"), &l);
 	ok(l.dict, "a dictionary line");
 	kmsg_dmesg_parse("", 0, &l);

@@ -1,0 +1,1288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg_match - which printk() format printed a line of kernel log text
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmsg_match.h"
+
+enum tok_kind {
+	T_LIT,		/* literal text */
+	T_INT,		/* %d %u %x ... */
+	T_CHAR,		/* %c */
+	T_STR,		/* any text, shortest first */
+	T_WORD,		/* a non-space run, longest first */
+	T_ERR,		/* %pe */
+	T_PTR,		/* %p %px %pK */
+	T_SYM,		/* %ps %pS %pB */
+	T_IP4,
+	T_IP6,
+	T_MAC,
+	T_UUID,
+	T_PA,		/* %pa */
+	T_RES,		/* %pr %pR: "[...]" */
+	T_REST,		/* after an invalid conversion: anything */
+};
+
+struct tok {
+	unsigned char kind;
+	bool pre;		/* part of the prefix */
+	bool pad;		/* a width: spaces may pad */
+	bool left;		/* '-': the padding comes after */
+	unsigned char base;
+	unsigned short min;	/* T_INT: digits at least (precision, zero pad) */
+	unsigned short width;	/* bytes at least (a fixed width) */
+	unsigned int flags;	/* KMSG_CONV_* */
+	enum kmsg_arg_type type;
+	char conv, ext;
+	int max;		/* T_STR: at most this many bytes, -1: any */
+	unsigned int off, len;	/* T_LIT: bytes of the pattern's text */
+};
+
+struct pat {
+	char *id;
+	char *text;		/* literal bytes, for T_LIT */
+	unsigned int tok, ntok;	/* into m->toks */
+	unsigned int literal;	/* literal bytes of the pattern */
+};
+
+struct anchor {
+	uint32_t hash;
+	int pat;
+};
+
+struct kmsg_match {
+	struct pat *pats;
+	size_t n, cap;
+	struct tok *toks;
+	size_t ntoks, tcap;
+	struct anchor *anchors;	/* sorted by hash */
+	size_t nanchors;
+	int *free_pats;		/* patterns with no anchor */
+	size_t nfree;
+	uint32_t *stamp;	/* per pattern: the line it was last tried on */
+	uint32_t gen;
+	int *cand;
+	size_t ncand, ccap;
+	size_t built;		/* patterns the index covers */
+	size_t *at;		/* per token of the longest pattern */
+	size_t maxtok;
+};
+
+struct kmsg_match *kmsg_match_new(void)
+{
+	return calloc(1, sizeof(struct kmsg_match));
+}
+
+void kmsg_match_free(struct kmsg_match *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->n; i++) {
+		free(m->pats[i].id);
+		free(m->pats[i].text);
+	}
+	free(m->pats);
+	free(m->toks);
+	free(m->anchors);
+	free(m->free_pats);
+	free(m->stamp);
+	free(m->cand);
+	free(m->at);
+	free(m);
+}
+
+size_t kmsg_match_count(const struct kmsg_match *m)
+{
+	return m->n;
+}
+
+const char *kmsg_match_id(const struct kmsg_match *m, int pat)
+{
+	return pat >= 0 && (size_t)pat < m->n ? m->pats[pat].id : NULL;
+}
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	p = realloc(*v, ncap * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* ---- compiling ---------------------------------------------------------- */
+
+struct compiler {
+	struct kmsg_match *m;
+	struct pat *p;
+	char *text;		/* the pattern's literal bytes */
+	size_t tlen;
+	bool pre;
+	int err;
+};
+
+static struct tok *new_tok(struct compiler *c, enum tok_kind kind)
+{
+	struct kmsg_match *m = c->m;
+	struct tok *t;
+
+	if (grow((void **)&m->toks, &m->tcap, m->ntoks, sizeof(*m->toks))) {
+		c->err = -ENOMEM;
+		return NULL;
+	}
+	t = &m->toks[m->ntoks++];
+	memset(t, 0, sizeof(*t));
+	t->kind = kind;
+	t->pre = c->pre;
+	t->max = -1;
+	c->p->ntok++;
+	return t;
+}
+
+static void add_lit(struct compiler *c, const char *s, size_t len)
+{
+	struct tok *last = c->p->ntok ? &c->m->toks[c->m->ntoks - 1] : NULL;
+
+	if (!len || c->err)
+		return;
+	if (last && last->kind == T_LIT) {
+		last->len += len;
+	} else {
+		last = new_tok(c, T_LIT);
+		if (!last)
+			return;
+		last->off = c->tlen;
+		last->len = len;
+	}
+	memcpy(c->text + c->tlen, s, len);
+	c->tlen += len;
+	c->p->literal += len;
+}
+
+/* The token for a %p extension */
+static enum tok_kind ptr_kind(const struct kmsg_conv *cv)
+{
+	char e = cv->ext_len ? cv->ext[0] : 0;
+	char e1 = cv->ext_len > 1 ? cv->ext[1] : 0;
+
+	switch (e) {
+	case 0:
+	case 'x':
+	case 'K':
+		return T_PTR;
+	case 'e':
+		return T_ERR;
+	case 's':
+	case 'S':
+	case 'B':
+		return T_SYM;
+	case 'I':
+	case 'i':
+		if (e1 == '4')
+			return T_IP4;
+		if (e1 == '6')
+			return T_IP6;
+		return e1 == 'S' ? T_WORD : T_STR;
+	case 'M':
+	case 'm':
+		return T_MAC;
+	case 'U':
+		return T_UUID;
+	case 'a':
+		return T_PA;
+	case 'r':
+	case 'R':
+		return T_RES;
+	default:
+		/* %pV, %pd, %pD, %pg, %pOF, %pG, %pC, %pt, %pE, %ph, %pr... */
+		return T_STR;
+	}
+}
+
+static void add_conv(struct compiler *c, const struct kmsg_conv *cv)
+{
+	enum tok_kind kind;
+	struct tok *t;
+
+	switch (cv->type) {
+	case KMSG_ARG_SIGNED:
+	case KMSG_ARG_UNSIGNED:
+		kind = T_INT;
+		break;
+	case KMSG_ARG_CHAR:
+		kind = T_CHAR;
+		break;
+	case KMSG_ARG_STRING:
+		kind = c->pre ? T_WORD : T_STR;
+		break;
+	default:
+		kind = ptr_kind(cv);
+		break;
+	}
+	t = new_tok(c, kind);
+	if (!t)
+		return;
+	t->pad = cv->width > 0 || cv->width_star;
+	t->left = cv->flags & KMSG_CONV_LEFT;
+	t->flags = cv->flags;
+	t->base = (unsigned char)cv->base;
+	t->type = cv->type;
+	t->conv = cv->conv;
+	t->ext = cv->ext_len ? cv->ext[0] : 0;
+	if (cv->width > 0 && !cv->width_star)
+		t->width = cv->width > 4096 ? 4096 : cv->width;
+	/* number() zero-pads to the precision, and to a '0' width */
+	if (kind == T_INT && cv->precision > 0 && !cv->prec_star)
+		t->min = cv->precision > 64 ? 64 : cv->precision;
+	if (kind == T_INT && (cv->flags & KMSG_CONV_ZEROPAD) &&
+	    !(cv->flags & KMSG_CONV_LEFT) && cv->width > t->min &&
+	    !(cv->flags & (KMSG_CONV_SIGN | KMSG_CONV_PLUS | KMSG_CONV_SPACE |
+			   KMSG_CONV_SPECIAL)))
+		t->min = cv->width > 64 ? 64 : cv->width;
+	if (kind == T_STR && cv->type == KMSG_ARG_STRING && cv->precision >= 0 &&
+	    !cv->prec_star && !t->pad)
+		t->max = cv->precision;
+	if (kind == T_STR && cv->type == KMSG_ARG_STRING && cv->prec_star)
+		t->max = -1;
+}
+
+/* Compile @len bytes of @fmt; false at an invalid conversion */
+static bool compile_fmt(struct compiler *c, const char *fmt, size_t len)
+{
+	struct kmsg_conv cv;
+	size_t i = 0, j;
+
+	while (i < len && !c->err) {
+		for (j = i; j < len && fmt[j] != '%'; j++)
+			;
+		add_lit(c, fmt + i, j - i);
+		if (j >= len)
+			break;
+		i = kmsg_conv_decode(fmt, len, j, &cv);
+		if (cv.invalid) {
+			new_tok(c, T_REST);
+			return false;
+		}
+		if (cv.percent)
+			add_lit(c, "%", 1);
+		else
+			add_conv(c, &cv);
+	}
+	return true;
+}
+
+int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
+		   const char *fmt, size_t fmt_len)
+{
+	struct compiler c = { .m = m };
+	const char *nul = memchr(fmt, '\0', fmt_len);
+	size_t plen = prefix ? strlen(prefix) : 0, idlen = strlen(id);
+	const char *dot = strchr(id, '.');
+	/* a site printing its identifier "comp.N" (not "modname.hXXXXXXXX") */
+	bool curated = dot && dot[1] >= '0' && dot[1] <= '9';
+	struct pat *p;
+
+	if (nul)
+		fmt_len = nul - fmt;
+	if (grow((void **)&m->pats, &m->cap, m->n, sizeof(*m->pats)))
+		return -ENOMEM;
+	p = &m->pats[m->n];
+	memset(p, 0, sizeof(*p));
+	p->tok = m->ntoks;
+	p->id = strdup(id);
+	/* literal text is never longer than prefix, id and format */
+	p->text = malloc(plen + idlen + 2 + fmt_len + 1);
+	if (!p->id || !p->text) {
+		free(p->id);
+		free(p->text);
+		return -ENOMEM;
+	}
+	c.p = p;
+	c.text = p->text;
+	c.pre = true;
+	if (compile_fmt(&c, prefix ? prefix : "", plen)) {
+		c.pre = false;
+		if (curated) {
+			add_lit(&c, id, idlen);
+			add_lit(&c, ": ", 2);
+		}
+		compile_fmt(&c, fmt, fmt_len);
+	}
+	/* trailing spaces: a log may drop them; the text's are dropped too */
+	if (!c.err && p->ntok) {
+		/* the literal before the end, or before an invalid conversion */
+		bool rest = m->toks[m->ntoks - 1].kind == T_REST;
+		struct tok *t = &m->toks[m->ntoks - 1 - (rest && p->ntok > 1)];
+
+		while (t->kind == T_LIT && t->len &&
+		       p->text[t->off + t->len - 1] == ' ') {
+			t->len--;
+			p->literal--;
+		}
+		if (t->kind == T_LIT && !t->len) {
+			*t = m->toks[m->ntoks - 1];
+			m->ntoks--;
+			p->ntok--;
+		}
+	}
+	if (c.err) {
+		m->ntoks = p->tok;
+		free(p->id);
+		free(p->text);
+		return c.err;
+	}
+	return (int)m->n++;
+}
+
+/* ---- the index ---------------------------------------------------------- */
+
+static bool is_word(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+static uint32_t word_hash(const char *s, size_t len)
+{
+	uint32_t h = 0x811c9dc5;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x01000193;
+	return h;
+}
+
+/*
+ * Call @fn for each word of pattern @p's literal text with text of its own
+ * around it (or the pattern's start or end)
+ */
+static void pat_words(const struct kmsg_match *m, const struct pat *p,
+		      void (*fn)(void *ctx, uint32_t hash, size_t len),
+		      void *ctx)
+{
+	unsigned int k;
+
+	for (k = 0; k < p->ntok; k++) {
+		const struct tok *t = &m->toks[p->tok + k];
+		const char *s = p->text + t->off;
+		size_t i = 0, j;
+
+		if (t->kind != T_LIT)
+			continue;
+		while (i < t->len) {
+			if (!is_word(s[i])) {
+				i++;
+				continue;
+			}
+			for (j = i; j < t->len && is_word(s[j]); j++)
+				;
+			if ((i > 0 || k == 0) && (j < t->len || k + 1 == p->ntok))
+				fn(ctx, word_hash(s + i, j - i), j - i);
+			i = j;
+		}
+	}
+}
+
+static int cmp_anchor(const void *a, const void *b)
+{
+	const struct anchor *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->pat - y->pat;
+}
+
+struct pick {
+	const struct anchor *all;	/* every (word, pattern), sorted */
+	size_t nall;
+	uint32_t best;
+	size_t best_n, best_len;
+	bool found;
+};
+
+static size_t count_of(const struct anchor *v, size_t n, uint32_t hash)
+{
+	size_t lo = 0, hi = n, first;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].hash < hash)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].hash <= hash)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - first;
+}
+
+static void pick_word(void *ctx, uint32_t hash, size_t len)
+{
+	struct pick *pk = ctx;
+	size_t n = count_of(pk->all, pk->nall, hash);
+
+	if (!pk->found || n < pk->best_n ||
+	    (n == pk->best_n && len > pk->best_len)) {
+		pk->found = true;
+		pk->best = hash;
+		pk->best_n = n;
+		pk->best_len = len;
+	}
+}
+
+struct collect {
+	struct anchor *v;
+	size_t n, cap;
+	int pat;
+	int err;
+};
+
+static void collect_word(void *ctx, uint32_t hash, size_t len)
+{
+	struct collect *c = ctx;
+
+	(void)len;
+	if (c->err || grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v))) {
+		c->err = -ENOMEM;
+		return;
+	}
+	c->v[c->n].hash = hash;
+	c->v[c->n++].pat = c->pat;
+}
+
+int kmsg_match_build(struct kmsg_match *m)
+{
+	struct collect all = { 0 };
+	struct pick pk;
+	size_t i, k = 0, nfree = 0;
+	struct anchor *anchors;
+	int *free_pats;
+	uint32_t *stamp;
+
+	/* every word of every pattern, once per pattern */
+	for (i = 0; i < m->n && !all.err; i++) {
+		size_t from = all.n, j, w;
+
+		all.pat = (int)i;
+		pat_words(m, &m->pats[i], collect_word, &all);
+		if (all.n == from)
+			continue;
+		qsort(all.v + from, all.n - from, sizeof(*all.v), cmp_anchor);
+		for (j = w = from; j < all.n; j++)
+			if (j == from || all.v[j].hash != all.v[w - 1].hash)
+				all.v[w++] = all.v[j];
+		all.n = w;
+	}
+	if (all.err) {
+		free(all.v);
+		return all.err;
+	}
+	if (all.n)
+		qsort(all.v, all.n, sizeof(*all.v), cmp_anchor);
+	anchors = calloc(m->n ? m->n : 1, sizeof(*anchors));
+	free_pats = calloc(m->n ? m->n : 1, sizeof(*free_pats));
+	stamp = calloc(m->n ? m->n : 1, sizeof(*stamp));
+	if (!anchors || !free_pats || !stamp) {
+		free(all.v);
+		free(anchors);
+		free(free_pats);
+		free(stamp);
+		return -ENOMEM;
+	}
+	/* each pattern under its rarest word */
+	for (i = 0; i < m->n; i++) {
+		memset(&pk, 0, sizeof(pk));
+		pk.all = all.v;
+		pk.nall = all.n;
+		pat_words(m, &m->pats[i], pick_word, &pk);
+		if (pk.found) {
+			anchors[k].hash = pk.best;
+			anchors[k++].pat = (int)i;
+		} else {
+			free_pats[nfree++] = (int)i;
+		}
+	}
+	free(all.v);
+	if (k)
+		qsort(anchors, k, sizeof(*anchors), cmp_anchor);
+	free(m->anchors);
+	free(m->free_pats);
+	free(m->stamp);
+	m->anchors = anchors;
+	m->nanchors = k;
+	m->free_pats = free_pats;
+	m->nfree = nfree;
+	m->stamp = stamp;
+	m->gen = 0;
+	for (i = 0; i < m->n; i++)
+		if (m->pats[i].ntok > m->maxtok)
+			m->maxtok = m->pats[i].ntok;
+	free(m->at);
+	m->at = calloc(m->maxtok + 1, sizeof(*m->at));
+	if (!m->at)
+		return -ENOMEM;
+	m->built = m->n;
+	return 0;
+}
+
+/* ---- matching ----------------------------------------------------------- */
+
+struct run {
+	const struct kmsg_match *m;
+	const struct pat *p;
+	const char *s;
+	size_t len;
+	bool partial;		/* the text may go on after the pattern */
+	long steps;
+	size_t *cap;		/* per token: where it ended; NULL: not wanted */
+	size_t *at;		/* per token: where it started */
+};
+
+static bool is_space(char c)
+{
+	return c == ' ';
+}
+
+static bool in_base(char c, const struct tok *t)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0' < t->base;
+	if (t->base != 16)
+		return false;
+	if (t->flags & KMSG_CONV_SMALL)
+		return c >= 'a' && c <= 'f';
+	return c >= 'A' && c <= 'F';
+}
+
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+static size_t span(const char *s, size_t at, size_t len, bool (*ok)(char))
+{
+	size_t i = at;
+
+	while (i < len && ok(s[i]))
+		i++;
+	return i - at;
+}
+
+static bool is_sym(char c)
+{
+	return is_word((unsigned char)c) || c == '.' || c == '$';
+}
+
+static bool not_space(char c)
+{
+	return c != ' ' && c != '\n';
+}
+
+static bool is_ip6(char c)
+{
+	return is_hex(c) || (c >= 'A' && c <= 'F') || c == ':' || c == '.';
+}
+
+static bool is_mac(char c)
+{
+	return is_hex(c) || c == ':' || c == '-';
+}
+
+static bool is_uuid(char c)
+{
+	return is_hex(c) || (c >= 'A' && c <= 'F') || c == '-';
+}
+
+static bool is_upper_alnum(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_lower_(char c)
+{
+	return (c >= 'a' && c <= 'z') || c == '_';
+}
+
+/* Hashed or raw pointer, or the strings pointer() prints instead */
+static size_t ptr_len(const char *s, size_t at, size_t len)
+{
+	size_t n = span(s, at, len, is_hex);
+
+	if (n)
+		return n;
+	if (at < len && s[at] == '(') {
+		n = span(s, at + 1, len, is_lower_);
+		if (n && at + 1 + n < len && s[at + 1 + n] == ')')
+			return n + 2;
+	}
+	return 0;
+}
+
+static bool match_from(struct run *r, unsigned int k, size_t pos);
+
+/* Try the token ending at @end, then the rest */
+static bool next(struct run *r, unsigned int k, size_t end)
+{
+	const struct tok *t = &r->m->toks[r->p->tok + k];
+
+	/* a field of a fixed width is that wide at least */
+	if (t->width && end - r->at[k] < t->width)
+		return false;
+	if (r->cap)
+		r->cap[k] = end;
+	return match_from(r, k + 1, end);
+}
+
+/* Longest first: every end from @hi down to @lo */
+static bool try_down(struct run *r, unsigned int k, size_t lo, size_t hi)
+{
+	size_t e;
+
+	for (e = hi; e >= lo; e--) {
+		if (next(r, k, e))
+			return true;
+		if (!e)
+			break;
+	}
+	return false;
+}
+
+static bool match_int(struct run *r, const struct tok *t, unsigned int k,
+		      size_t pos)
+{
+	const char *s = r->s;
+	size_t i = pos, d, end;
+
+	if (t->pad && !t->left)
+		i += span(s, i, r->len, is_space);
+	if (i < r->len && ((s[i] == '-' && (t->flags & KMSG_CONV_SIGN)) ||
+			   (s[i] == '+' && (t->flags & KMSG_CONV_PLUS)) ||
+			   (s[i] == ' ' && (t->flags & KMSG_CONV_SPACE))))
+		i++;
+	if ((t->flags & KMSG_CONV_SPECIAL) && t->base == 16) {
+		if (i + 1 >= r->len || s[i] != '0' ||
+		    (s[i + 1] | 0x20) != 'x')
+			return false;
+		i += 2;
+	}
+	for (d = 0; i + d < r->len && in_base(s[i + d], t); d++)
+		;
+	if (!d || d < t->min)
+		return false;
+	end = i + d;
+	if (t->pad && t->left) {
+		size_t sp = span(s, end, r->len, is_space);
+
+		/* spaces after, as many as there are first */
+		if (next(r, k, end + sp))
+			return true;
+		if (sp && next(r, k, end))
+			return true;
+		return d > 1 && d > t->min &&
+		       try_down(r, k, i + (t->min ? t->min : 1), end - 1);
+	}
+	return try_down(r, k, i + (t->min ? t->min : 1), end);
+}
+
+/* Any text, shortest first; only where the literal after it can start */
+static bool match_str(struct run *r, const struct tok *t, unsigned int k,
+		      size_t pos)
+{
+	const struct tok *nt = k + 1 < r->p->ntok ? t + 1 : NULL;
+	size_t hi = r->len, e;
+	char first;
+
+	if (t->max >= 0 && (size_t)t->max < hi - pos)
+		hi = pos + t->max;
+	if (!nt) {
+		if (r->partial)
+			return next(r, k, pos);
+		return hi == r->len && next(r, k, hi);
+	}
+	if (nt->kind != T_LIT) {
+		for (e = pos; e <= hi; e++)
+			if (next(r, k, e))
+				return true;
+		return false;
+	}
+	first = r->p->text[nt->off];
+	/* the literal starts at most at hi, and before the end */
+	if (hi == r->len && hi > pos)
+		hi--;
+	else if (hi == r->len)
+		return false;
+	for (e = pos; e <= hi; e++) {
+		const char *q = memchr(r->s + e, first, hi + 1 - e);
+
+		if (!q)
+			return false;
+		e = q - r->s;
+		if (next(r, k, e))
+			return true;
+	}
+	return false;
+}
+
+static bool match_sym(struct run *r, unsigned int k, size_t pos)
+{
+	const char *s = r->s;
+	size_t n, i = pos, close;
+
+	if (pos + 2 < r->len && s[pos] == '0' && s[pos + 1] == 'x') {
+		n = span(s, pos + 2, r->len, is_hex);
+		if (n && next(r, k, pos + 2 + n))
+			return true;
+	}
+	n = span(s, i, r->len, is_sym);
+	if (!n)
+		return false;
+	i += n;
+	/* +0xoff/0xsize */
+	if (i + 3 < r->len && s[i] == '+' && s[i + 1] == '0' && s[i + 2] == 'x') {
+		size_t a = span(s, i + 3, r->len, is_hex), b;
+
+		if (a && i + 3 + a + 3 < r->len && s[i + 3 + a] == '/' &&
+		    s[i + 4 + a] == '0' && s[i + 5 + a] == 'x') {
+			b = span(s, i + 6 + a, r->len, is_hex);
+			if (b)
+				i += 6 + a + b;
+		}
+	}
+	/* " [module]" */
+	if (i + 2 < r->len && s[i] == ' ' && s[i + 1] == '[') {
+		const char *q = memchr(s + i + 2, ']', r->len - i - 2);
+
+		close = q ? (size_t)(q - s) : 0;
+		if (q && close > i + 2 && next(r, k, close + 1))
+			return true;
+	}
+	return next(r, k, i);
+}
+
+static bool match_err(struct run *r, unsigned int k, size_t pos)
+{
+	const char *s = r->s;
+	size_t i = pos + (pos < r->len && s[pos] == '-'), n;
+
+	if (i < r->len && s[i] == 'E') {
+		n = span(s, i, r->len, is_upper_alnum);
+		if (n > 1 && next(r, k, i + n))
+			return true;
+	}
+	n = span(s, i, r->len, is_digit);
+	if (n && next(r, k, i + n))
+		return true;
+	n = ptr_len(s, pos, r->len);
+	return n && next(r, k, pos + n);
+}
+
+static bool match_ip4(struct run *r, unsigned int k, size_t pos)
+{
+	size_t i = pos, n;
+	int part;
+
+	for (part = 0; part < 4; part++) {
+		if (part) {
+			if (i >= r->len || r->s[i] != '.')
+				return false;
+			i++;
+		}
+		n = span(r->s, i, r->len, is_digit);
+		if (!n || n > 3)
+			return false;
+		i += n;
+	}
+	return next(r, k, i);
+}
+
+/* A run of @ok characters, at least @min, longest first */
+static bool match_run(struct run *r, unsigned int k, size_t pos,
+		      bool (*ok)(char), size_t min)
+{
+	size_t n = span(r->s, pos, r->len, ok);
+
+	if (n < min || !n)
+		return false;
+	return try_down(r, k, pos + min, pos + n);
+}
+
+static bool match_tok(struct run *r, unsigned int k, size_t pos)
+{
+	const struct tok *t = &r->m->toks[r->p->tok + k];
+	const char *q;
+	size_t n, i;
+
+	r->at[k] = pos;
+	switch (t->kind) {
+	case T_LIT:
+		if (r->len - pos < t->len ||
+		    memcmp(r->s + pos, r->p->text + t->off, t->len))
+			return false;
+		return next(r, k, pos + t->len);
+	case T_INT:
+		return match_int(r, t, k, pos);
+	case T_CHAR:
+		n = t->pad && !t->left ? span(r->s, pos, r->len, is_space) : 0;
+		/* the character itself may be a space */
+		for (i = 0; i <= n; i++) {
+			size_t e = pos + i + 1;
+
+			if (e > r->len)
+				break;
+			if (t->pad && t->left)
+				e += span(r->s, e, r->len, is_space);
+			if (next(r, k, e))
+				return true;
+		}
+		return false;
+	case T_STR:
+		return match_str(r, t, k, pos);
+	case T_WORD:
+		return match_run(r, k, pos, not_space, 1);
+	case T_ERR:
+		return match_err(r, k, pos);
+	case T_PTR:
+		if (t->pad && !t->left)
+			pos += span(r->s, pos, r->len, is_space);
+		n = ptr_len(r->s, pos, r->len);
+		/* pointer_string(): 2 * sizeof(void *) digits, zero-padded */
+		if (!t->pad && n && r->s[pos] != '(' && n != 8 && n != 16)
+			return false;
+		return n && next(r, k, pos + n);
+	case T_SYM:
+		return match_sym(r, k, pos);
+	case T_IP4:
+		return match_ip4(r, k, pos);
+	case T_IP6:
+		return match_run(r, k, pos, is_ip6, 2);
+	case T_MAC:
+		return match_run(r, k, pos, is_mac, 12);
+	case T_UUID:
+		return match_run(r, k, pos, is_uuid, 32);
+	case T_PA:
+		if (pos + 2 >= r->len || r->s[pos] != '0' || r->s[pos + 1] != 'x')
+			return false;
+		n = span(r->s, pos + 2, r->len, is_hex);
+		return n && next(r, k, pos + 2 + n);
+	case T_RES:
+		if (pos >= r->len || r->s[pos] != '[')
+			return false;
+		for (i = pos + 1; i < r->len; i = q - r->s + 1) {
+			q = memchr(r->s + i, ']', r->len - i);
+			if (!q)
+				return false;
+			if (next(r, k, q - r->s + 1))
+				return true;
+		}
+		return false;
+	default:		/* T_REST */
+		return next(r, k, r->len);
+	}
+}
+
+static bool match_from(struct run *r, unsigned int k, size_t pos)
+{
+	if (--r->steps < 0)
+		return false;
+	if (k == r->p->ntok)
+		return pos == r->len || r->partial;
+	return match_tok(r, k, pos);
+}
+
+static size_t trim(const char *s, size_t len)
+{
+	while (len && s[len - 1] == ' ')
+		len--;
+	return len;
+}
+
+static bool match_pat(const struct kmsg_match *m, int pat, const char *s,
+		      size_t len, bool partial, size_t *cap)
+{
+	struct run r = {
+		.m = m, .p = &m->pats[pat], .s = s, .len = trim(s, len),
+		.partial = partial, .steps = KMSG_MATCH_STEPS, .cap = cap,
+		.at = m->at,
+	};
+
+	/* a partial match must end before the text does */
+	if ((partial && !r.p->ntok) || !m->at || r.p->ntok > m->maxtok)
+		return false;
+	return match_from(&r, 0, 0);
+}
+
+static int add_cand(struct kmsg_match *m, int pat)
+{
+	if (grow((void **)&m->cand, &m->ccap, m->ncand, sizeof(*m->cand)))
+		return -ENOMEM;
+	m->cand[m->ncand++] = pat;
+	return 0;
+}
+
+static const struct kmsg_match *sort_m;
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct pat *x = &sort_m->pats[*(const int *)a];
+	const struct pat *y = &sort_m->pats[*(const int *)b];
+
+	if (x->literal != y->literal)
+		return x->literal > y->literal ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+static void add_result(const struct kmsg_match *m, struct kmsg_match_result *r,
+		       int pat)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(m->pats[r->pat[i]].id, m->pats[pat].id))
+			return;
+	if (r->n < KMSG_MATCH_CAND_MAX)
+		r->pat[r->n++] = pat;
+	r->total++;
+}
+
+/* Can pattern @p match the beginning of a text? Only if it ends in text */
+static bool may_be_partial(const struct kmsg_match *m, const struct pat *p)
+{
+	return p->ntok && m->toks[p->tok + p->ntok - 1].kind == T_LIT;
+}
+
+/*
+ * The best of the candidates, in m->cand: the most literal characters,
+ * a whole match before one of the beginning only
+ */
+static void best_of(struct kmsg_match *m, const char *text, size_t len,
+		    struct kmsg_match_result *r)
+{
+	unsigned int best = 0;
+	bool found = false, partial = false;
+	size_t i;
+
+	if (!m->ncand)
+		return;
+	sort_m = m;
+	qsort(m->cand, m->ncand, sizeof(*m->cand), cmp_cand);
+	for (i = 0; i < m->ncand; i++) {
+		const struct pat *p = &m->pats[m->cand[i]];
+		bool whole;
+
+		if (found && p->literal < best)
+			break;
+		/* a match needs some literal text */
+		if (!p->literal)
+			break;
+		whole = match_pat(m, m->cand[i], text, len, false, NULL);
+		if (!whole && (!may_be_partial(m, p) || (found && !partial) ||
+			       !match_pat(m, m->cand[i], text, len, true, NULL)))
+			continue;
+		if (whole && partial) {
+			/* a whole match beats those of the beginning only */
+			r->n = r->total = 0;
+			partial = false;
+		}
+		if (!found)
+			partial = !whole;
+		found = true;
+		best = p->literal;
+		add_result(m, r, m->cand[i]);
+	}
+	r->literal = best;
+	r->partial = found && partial;
+}
+
+static void new_line(struct kmsg_match *m)
+{
+	if (++m->gen == 0) {
+		memset(m->stamp, 0, m->built * sizeof(*m->stamp));
+		m->gen = 1;
+	}
+	m->ncand = 0;
+}
+
+static int lookup_word(struct kmsg_match *m, uint32_t h)
+{
+	size_t lo = 0, hi = m->nanchors;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->anchors[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->nanchors && m->anchors[lo].hash == h; lo++) {
+		int p = m->anchors[lo].pat;
+
+		if (m->stamp[p] == m->gen)
+			continue;
+		m->stamp[p] = m->gen;
+		if (add_cand(m, p))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int candidates(struct kmsg_match *m, const char *text, size_t len)
+{
+	size_t i = 0, j;
+
+	new_line(m);
+	for (j = 0; j < m->nfree; j++)
+		if (add_cand(m, m->free_pats[j]))
+			return -ENOMEM;
+	while (i < len) {
+		if (!is_word(text[i])) {
+			i++;
+			continue;
+		}
+		for (j = i; j < len && is_word(text[j]); j++)
+			;
+		if (lookup_word(m, word_hash(text + i, j - i)))
+			return -ENOMEM;
+		i = j;
+	}
+	return 0;
+}
+
+/*
+ * A message printed through a %pV wrapper ("%sACPI: %s: %pV"): the
+ * format inside, where one matches what %pV printed
+ */
+static int unwrap(struct kmsg_match *m, const char *text, size_t len,
+		  struct kmsg_match_result *r)
+{
+	const struct pat *p = &m->pats[r->pat[0]];
+	struct kmsg_match_result in;
+	size_t *cap, from;
+	unsigned int k;
+
+	for (k = 0; k < p->ntok; k++) {
+		const struct tok *t = &m->toks[p->tok + k];
+
+		if (t->kind == T_STR && t->conv == 'p' && t->ext == 'V')
+			break;
+	}
+	if (k == p->ntok)
+		return 0;
+	cap = calloc(p->ntok + 1, sizeof(*cap));
+	if (!cap)
+		return -ENOMEM;
+	if (!match_pat(m, r->pat[0], text, len, r->partial, cap)) {
+		free(cap);
+		return 0;
+	}
+	from = k ? cap[k - 1] : 0;
+	memset(&in, 0, sizeof(in));
+	if (candidates(m, text + from, cap[k] - from)) {
+		free(cap);
+		return -ENOMEM;
+	}
+	best_of(m, text + from, cap[k] - from, &in);
+	/* only an inner format of its own: not one that any text matches */
+	if (in.n == 1 && !in.partial) {
+		in.wrapper = r->pat[0];
+		in.wrapped = true;
+		in.inner_off = from;
+		in.inner_len = cap[k] - from;
+		*r = in;
+	}
+	free(cap);
+	return 0;
+}
+
+int kmsg_match_text(struct kmsg_match *m, const char *text, size_t len,
+		    struct kmsg_match_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (!m->built)
+		return 0;
+	if (candidates(m, text, len))
+		return -ENOMEM;
+	best_of(m, text, len, r);
+	if (r->n == 1)
+		return unwrap(m, text, len, r);
+	return 0;
+}
+
+int kmsg_match_text_naive(struct kmsg_match *m, const char *text, size_t len,
+			  struct kmsg_match_result *r)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	m->ncand = 0;
+	for (i = 0; i < m->n; i++)
+		if (add_cand(m, (int)i))
+			return -ENOMEM;
+	best_of(m, text, len, r);
+	return 0;
+}
+
+/* ---- arguments ---------------------------------------------------------- */
+
+static unsigned long long parse_uint(const char *s, size_t len, int base)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (c | 0x20) - 'a' + 10;
+		else
+			continue;
+		if (d >= base)
+			continue;
+		v = v * base + d;
+	}
+	return v;
+}
+
+static void int_arg(struct kmsg_arg *a, const struct tok *t, const char *s,
+		    size_t len)
+{
+	bool neg = false;
+	size_t i = 0;
+	unsigned long long v;
+
+	while (i < len && s[i] == ' ')
+		i++;
+	while (len > i && s[len - 1] == ' ')
+		len--;
+	if (i < len && (s[i] == '-' || s[i] == '+')) {
+		neg = s[i] == '-';
+		i++;
+	}
+	if ((t->flags & KMSG_CONV_SPECIAL) && t->base == 16)
+		i += 2;
+	v = i < len ? parse_uint(s + i, len - i, t->base) : 0;
+	if (t->type == KMSG_ARG_SIGNED)
+		a->s = neg ? (long long)(0 - v) : (long long)v;
+	else
+		a->u = v;
+}
+
+int kmsg_match_args(struct kmsg_match *m, int pat, const char *text,
+		    size_t len, bool partial, struct kmsg_args *args,
+		    struct kmsg_span *driver, struct kmsg_span *device)
+{
+	const struct pat *p;
+	size_t *cap, start = 0;
+	unsigned int k;
+	int npre = 0;
+
+	memset(args, 0, sizeof(*args));
+	if (driver)
+		memset(driver, 0, sizeof(*driver));
+	if (device)
+		memset(device, 0, sizeof(*device));
+	if (pat < 0 || (size_t)pat >= m->n)
+		return -1;
+	p = &m->pats[pat];
+	cap = calloc(p->ntok + 1, sizeof(*cap));
+	if (!cap)
+		return -1;
+	if (!match_pat(m, pat, text, len, partial, cap)) {
+		free(cap);
+		return -1;
+	}
+	for (k = 0; k < p->ntok; start = cap[k], k++) {
+		const struct tok *t = &m->toks[p->tok + k];
+		const char *s = text + start;
+		size_t n = cap[k] - start;
+		struct kmsg_arg *a;
+
+		if (t->kind == T_LIT || t->kind == T_REST)
+			continue;
+		if (t->pre) {
+			struct kmsg_span *sp = npre == 0 ? driver :
+					       npre == 1 ? device : NULL;
+
+			npre++;
+			if (sp) {
+				sp->s = s;
+				sp->len = n;
+			}
+			continue;
+		}
+		if (args->n >= KMSG_ARGS_MAX) {
+			args->dropped++;
+			continue;
+		}
+		a = &args->v[args->n++];
+		a->type = t->type;
+		a->conv = t->conv;
+		a->ptr_ext = t->ext;
+		a->offset = start;
+		switch (t->kind) {
+		case T_INT:
+			int_arg(a, t, s, n);
+			break;
+		case T_CHAR:
+			while (n > 1 && (t->left ? s[n - 1] : s[0]) == ' ') {
+				if (!t->left)
+					s++;
+				n--;
+			}
+			a->s = (unsigned char)s[0];
+			break;
+		case T_PTR:
+			while (n && *s == ' ') {
+				s++;
+				n--;
+			}
+			if (n && is_hex(*s)) {
+				a->u = parse_uint(s, n, 16);
+				break;
+			}
+			a->type = KMSG_ARG_RENDERED;
+			a->str = s;
+			a->str_len = n;
+			break;
+		default:
+			if (a->type != KMSG_ARG_STRING)
+				a->type = KMSG_ARG_RENDERED;
+			a->str = s;
+			a->str_len = n;
+			break;
+		}
+	}
+	free(cap);
+	return 0;
+}

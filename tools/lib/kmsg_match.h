@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmsg_match - which printk() format printed a line of kernel log text.
+ *
+ * Each format of a set becomes a pattern: its literal text, and for each
+ * conversion (decoded as lib/vsprintf.c's format_decode() does, with
+ * kmsg_conv_decode()) a token for what vsnprintf() can print there:
+ *
+ *	%d %i			[spaces] [-+ ] decimal digits
+ *	%u %o %x %X		[spaces] [0x/0] digits of the base, in the case
+ *				the conversion prints; '#', widths, '*'
+ *	%c			one byte (after spaces for a width)
+ *	%s %pV, other %p...	any text, shortest first (at most the precision)
+ *	%pr %pR			"[" any text "]"
+ *	%pe			-EINVAL, EINVAL, -22, or a pointer as %p
+ *	%p %px %pK		hex digits, or "(null)", "(____ptrval____)"
+ *	%ps %pS %pB		symbol[+0xoff/0xsize] [ [module]], or 0xaddr
+ *	%pI4 %pi4, %pI6 %pi6	IPv4 and IPv6 addresses; %pIS any non-space run
+ *	%pM %pm (R, F)		MAC addresses
+ *	%pU			UUIDs
+ *	%pa %pad %pap		0x and hex digits
+ *	%%			'%'
+ *
+ * An invalid conversion ends the pattern, as it ends the kernel's output.
+ * A site with a prefix (dev_printk()'s "%s %s: ", driver and device)
+ * matches that prefix first, each of its %s a non-space run; a site with a
+ * curated identifier "comp.N" matches "comp.N: " next.
+ *
+ * A line is looked up by its words (runs of [A-Za-z0-9_]): each pattern is
+ * filed under the rarest word its literal text has on its own (not
+ * touching a conversion); a pattern with no such word is tried on every
+ * line. Of the patterns that match the whole line, the one with the most
+ * literal characters wins; patterns that tie with different ids make the
+ * line ambiguous. When none matches the whole line, one matching its
+ * beginning counts (a message continued with pr_cont()): result.partial.
+ * When the winner prints a %pV, the formats matching what the %pV printed
+ * are the result, if any (result.wrapped). A field of a fixed width is at
+ * least that wide.
+ *
+ * The text is untrusted: any bytes. Each match attempt is bounded
+ * (KMSG_MATCH_STEPS): a pattern that would take longer does not match.
+ */
+#ifndef KMSG_MATCH_H
+#define KMSG_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kmsg_render.h"
+
+struct kmsg_match;
+
+/* Steps of one match attempt (one pattern against one line) */
+#define KMSG_MATCH_STEPS	20000
+/* Candidates a result lists */
+#define KMSG_MATCH_CAND_MAX	8
+
+struct kmsg_match *kmsg_match_new(void);
+void kmsg_match_free(struct kmsg_match *m);
+
+/*
+ * Add a site: its @id ("oom_kill.h923b9134", or "comp.N", which the line
+ * must print after the prefix), @prefix (NULL or "" for none) and @fmt of
+ * @fmt_len bytes (stops at a NUL), without its level and trailing newline.
+ * Returns the pattern's number (0, 1, ...) or -ENOMEM. Patterns added
+ * after kmsg_match_build() are not found until it is called again.
+ */
+int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
+		   const char *fmt, size_t fmt_len);
+
+/* Build the index over the patterns added: 0 or -ENOMEM */
+int kmsg_match_build(struct kmsg_match *m);
+
+size_t kmsg_match_count(const struct kmsg_match *m);
+const char *kmsg_match_id(const struct kmsg_match *m, int pat);
+
+struct kmsg_match_result {
+	int n;			/* ids in pat[]: 0 none, 1 identified, >1 ambiguous */
+	int total;		/* different ids that tied (may exceed n) */
+	int pat[KMSG_MATCH_CAND_MAX];	/* first pattern of each id */
+	unsigned int literal;	/* literal characters the winners matched */
+	bool partial;		/* matched the beginning of the text only */
+	/*
+	 * Printed by a %pV wrapper, pattern @wrapper: pat[] are the formats
+	 * matching what its %pV printed, @inner_len bytes at @inner_off
+	 */
+	bool wrapped;
+	int wrapper;
+	size_t inner_off, inner_len;
+};
+
+/* Match the @len bytes of @text (one message, no timestamp). 0 or -ENOMEM */
+int kmsg_match_text(struct kmsg_match *m, const char *text, size_t len,
+		    struct kmsg_match_result *r);
+
+/* The same by trying every pattern, without the index (for comparisons) */
+int kmsg_match_text_naive(struct kmsg_match *m, const char *text, size_t len,
+			  struct kmsg_match_result *r);
+
+/*
+ * The arguments of pattern @pat in @text, parsed back: integers as
+ * KMSG_ARG_SIGNED/UNSIGNED values, %c as KMSG_ARG_CHAR, %s as
+ * KMSG_ARG_STRING, %p, %px and %pK as KMSG_ARG_POINTER (the value
+ * printed, a hashed one unless the kernel ran with no_hash_pointers),
+ * other %p extensions as KMSG_ARG_RENDERED text (strings point into
+ * @text). The prefix's first two conversions go to @driver and @device
+ * (either may be NULL). Returns 0, or -1 if @pat does not match @text.
+ */
+struct kmsg_span {
+	const char *s;
+	size_t len;
+};
+
+int kmsg_match_args(struct kmsg_match *m, int pat, const char *text,
+		    size_t len, bool partial, struct kmsg_args *args,
+		    struct kmsg_span *driver, struct kmsg_span *device);
+
+#endif /* KMSG_MATCH_H */

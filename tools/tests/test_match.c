@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib/kmsg_match: each conversion's pattern, the longest literal match,
+ * ties, unidentified text, device prefixes, curated ids, pr_cont(), the
+ * arguments parsed back, and the index agreeing with a loop over every
+ * pattern.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmsg_match.h"
+#include "tap.h"
+
+static struct kmsg_match *set_of(const char *const *sites, int n)
+{
+	struct kmsg_match *m = kmsg_match_new();
+	int i;
+
+	if (!m)
+		abort();
+	/* sites: id, prefix, format */
+	for (i = 0; i < n; i++)
+		if (kmsg_match_add(m, sites[3 * i], sites[3 * i + 1],
+				   sites[3 * i + 2], strlen(sites[3 * i + 2])) != i)
+			abort();
+	if (kmsg_match_build(m))
+		abort();
+	return m;
+}
+
+/* The id @text matches as the only site, "" if none, "?" if ambiguous */
+static const char *ident(struct kmsg_match *m, const char *text,
+			 struct kmsg_match_result *r)
+{
+	struct kmsg_match_result naive;
+
+	if (kmsg_match_text(m, text, strlen(text), r) ||
+	    kmsg_match_text_naive(m, text, strlen(text), &naive))
+		abort();
+	if (naive.n != r->n || (r->n && naive.pat[0] != r->pat[0]))
+		return "index and naive loop differ";
+	if (!r->n)
+		return "";
+	return r->n > 1 ? "?" : kmsg_match_id(m, r->pat[0]);
+}
+
+/* One format, one text: matched or not */
+static void one(const char *fmt, const char *text, bool want)
+{
+	const char *sites[] = { "t.h00000001", NULL, fmt };
+	struct kmsg_match *m = set_of(sites, 1);
+	struct kmsg_match_result r;
+	const char *got = ident(m, text, &r);
+
+	ok(want ? !strcmp(got, "t.h00000001") && !r.partial : !*got,
+	   "\"%s\" %s \"%s\"", fmt, want ? "matches" : "does not match", text);
+	kmsg_match_free(m);
+}
+
+static void conversions(void)
+{
+	one("count %d", "count -42", true);
+	one("count %u", "count -42", false);
+	one("count %u", "count 42", true);
+	one("count %d", "count 4a", false);
+	one("flags %x", "flags 1fa0", true);
+	one("flags %x", "flags 1FA0", false);
+	one("flags %X", "flags 1FA0", true);
+	one("flags %#x", "flags 0x1fa0", true);
+	one("flags %#x", "flags 1fa0", false);
+	one("reg %08x", "reg 0000ffff", true);
+	one("reg %08x", "reg ffff", false);
+	one("reg %.8x", "reg 1234", false);
+	one("[%5d]", "[   42]", true);
+	one("[%-5d|", "[42   |", true);
+	one("[%*d]", "[   42]", true);
+	one("size %lld bytes", "size -9223372036854775808 bytes", true);
+	one("mode %o", "mode 755", true);
+	one("mode %o", "mode 789", false);
+	one("n=%+d", "n=+5", true);
+	one("drive %c:", "drive C:", true);
+	one("name '%s'", "name ''", true);
+	one("name '%s'", "name 'a b c'", true);
+	one("name '%.3s'", "name 'abcd'", false);
+	one("name '%.3s'", "name 'abc'", true);
+	one("error %pe", "error -EINVAL", true);
+	one("error %pe", "error -22", true);
+	one("error %pe", "error ENOSPC", true);
+	one("from %pI4", "from 192.168.0.1", true);
+	one("from %pI4", "from 192.168.0", false);
+	one("from %pI6c", "from fe80::1", true);
+	one("mac %pM", "mac 52:54:00:12:34:56", true);
+	one("mac %pM", "mac 52:54", false);
+	one("uuid %pU", "uuid 0b7b1c4e-3a5f-4c1e-9a6d-1e2f3a4b5c6d", true);
+	one("in %ps", "in do_one_initcall", true);
+	one("at %pS", "at do_one_initcall+0x5e/0x2a0", true);
+	one("at %pS", "at kmsgtest_fire+0x10/0x80 [kmsgtest]", true);
+	one("at %pS", "at 0xffffffffc0001000", true);
+	one("ptr %p", "ptr 00000000a1b2c3d4", true);
+	one("ptr %p", "ptr a1b2c", false);
+	one("ptr %px", "ptr ffff888003a1b2c0", true);
+	one("ptr %p", "ptr (____ptrval____)", true);
+	one("phys %pa", "phys 0x000000001ffdd000", true);
+	one("100%% done", "100% done", true);
+	one("wrapped: %pV", "wrapped: anything at all", true);
+	one("node %pOF ok", "node /soc/uart@1000 ok", true);
+	one("bad %n here", "bad ", true);
+	one("trailing space ", "trailing space", true);
+	one("multi\\nline %d", "multi\\nline 3", true);
+}
+
+static void choosing(void)
+{
+	static const char *const sites[] = {
+		"a.h00000001", NULL, "Freeing %s memory: %luK",
+		"b.h00000002", NULL, "%s memory: %luK",
+		"c.h00000003", NULL, "value %d",
+		"d.h00000004", NULL, "value %u",
+		"e.h00000005", NULL, "%s",
+		"f.h00000006", "%s %s: ", "link is up at %d Mbps",
+		"g.h00000007", NULL, "link is up at %d Mbps",
+		"kmsgtest.2", NULL, "device %d not online",
+		"h.h00000008", NULL, "BIOS-e820: [mem %#018Lx-%#018Lx]",
+		"i.h00000009", NULL, "same %d",
+		"i.h00000009", NULL, "same %d",
+	};
+	struct kmsg_match *m = set_of(sites, sizeof(sites) / sizeof(*sites) / 3);
+	struct kmsg_match_result r;
+	struct kmsg_args args;
+	struct kmsg_span drv, dev;
+	const char *t;
+
+	ok(!strcmp(ident(m, "Freeing unused kernel memory: 2048K", &r),
+		   "a.h00000001"), "the most literal characters win");
+	ok(!strcmp(ident(m, "Other memory: 12K", &r), "b.h00000002"),
+	   "the other format where only it matches");
+	ok(!strcmp(ident(m, "value 7", &r), "?") && r.n == 2 && r.total == 2,
+	   "%%d and %%u tie on a positive number: ambiguous, both candidates");
+	ok(!strcmp(ident(m, "value -7", &r), "c.h00000003"),
+	   "a negative number only %%d prints");
+	ok(!strcmp(ident(m, "nothing like it", &r), ""),
+	   "no literal text matched: unidentified (\"%%s\" does not count)");
+	ok(!strcmp(ident(m, "e1000e 0000:00:03.0: link is up at 1000 Mbps", &r),
+		   "f.h00000006"), "a device message: the prefix modelled");
+	ok(!strcmp(ident(m, "link is up at 1000 Mbps", &r), "g.h00000007"),
+	   "the same text without a device: the plain site");
+	ok(!strcmp(ident(m, "kmsgtest.2: device 4711 not online", &r),
+		   "kmsgtest.2"), "a curated id printed before its format");
+	ok(!strcmp(ident(m, "device 4711 not online", &r), ""),
+	   "a curated site's text without its id: not that site");
+	t = "BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable";
+	ok(!strcmp(ident(m, t, &r), "h.h00000008") && r.partial,
+	   "a message continued with pr_cont(): its first format, partial");
+	ok(!strcmp(ident(m, "same 3", &r), "i.h00000009") && r.n == 1,
+	   "two sites of one id: identified, not ambiguous");
+
+	t = "e1000e 0000:00:03.0: link is up at 1000 Mbps";
+	ok(!kmsg_match_args(m, 5, t, strlen(t), false, &args, &drv, &dev) &&
+	   args.n == 1 && args.v[0].type == KMSG_ARG_SIGNED &&
+	   args.v[0].s == 1000 && drv.len == 6 && !memcmp(drv.s, "e1000e", 6) &&
+	   dev.len == 12 && !memcmp(dev.s, "0000:00:03.0", 12),
+	   "arguments parsed back: driver, device, an int");
+	t = "Freeing unused kernel memory: 2048K";
+	ok(!kmsg_match_args(m, 0, t, strlen(t), false, &args, NULL, NULL) &&
+	   args.n == 2 && args.v[0].type == KMSG_ARG_STRING &&
+	   args.v[0].str_len == 13 && !memcmp(args.v[0].str, "unused kernel", 13) &&
+	   args.v[1].type == KMSG_ARG_UNSIGNED && args.v[1].u == 2048,
+	   "arguments parsed back: a string, an unsigned long");
+	t = "BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable";
+	ok(!kmsg_match_args(m, 8, t, strlen(t), true, &args, NULL, NULL) &&
+	   args.n == 2 && args.v[1].u == 0x9fbff,
+	   "arguments of a partial match: %%#018Lx");
+	ok(kmsg_match_args(m, 2, t, strlen(t), false, &args, NULL, NULL) == -1,
+	   "arguments of a pattern that does not match: -1");
+	kmsg_match_free(m);
+}
+
+static void typed_args(void)
+{
+	static const char *const sites[] = {
+		"t.h1", NULL, "c=%c p=%p px=%px e=%pe s=%pS ip=%pI4 x=%#x",
+	};
+	struct kmsg_match *m = set_of(sites, 1);
+	const char *t = "c=Q p=00000000deadbeef px=ffff888000001000 e=-ENODEV "
+			"s=schedule+0x10/0x20 ip=10.0.2.15 x=0x1f";
+	struct kmsg_args a;
+
+	ok(!kmsg_match_args(m, 0, t, strlen(t), false, &a, NULL, NULL) &&
+	   a.n == 7 && a.v[0].type == KMSG_ARG_CHAR && a.v[0].s == 'Q' &&
+	   a.v[1].type == KMSG_ARG_POINTER && a.v[1].u == 0xdeadbeef &&
+	   a.v[2].u == 0xffff888000001000ULL &&
+	   a.v[3].type == KMSG_ARG_RENDERED && a.v[3].str_len == 7 &&
+	   a.v[4].type == KMSG_ARG_RENDERED && a.v[5].type == KMSG_ARG_RENDERED &&
+	   a.v[6].type == KMSG_ARG_UNSIGNED && a.v[6].u == 0x1f,
+	   "each kind typed as kmsg live --json types it");
+	kmsg_match_free(m);
+}
+
+static void multiline(void)
+{
+	static const char *const sites[] = {
+		"t.h1", NULL, "first line %d\nsecond line %s",
+	};
+	struct kmsg_match *m = set_of(sites, 1);
+	struct kmsg_match_result r;
+
+	ok(!strcmp(ident(m, "first line 1\nsecond line x", &r), "t.h1") &&
+	   !r.partial, "a message of two lines");
+	ok(!strcmp(ident(m, "first line 1", &r), ""),
+	   "its first line alone: unidentified");
+	kmsg_match_free(m);
+}
+
+/* Many patterns: the index finds what the loop over all finds */
+static void many(void)
+{
+	struct kmsg_match *m = kmsg_match_new();
+	struct kmsg_match_result r, n;
+	char fmt[64], text[64], id[32];
+	int i, bad = 0;
+
+	for (i = 0; i < 2000; i++) {
+		snprintf(id, sizeof(id), "m.h%08x", i);
+		snprintf(fmt, sizeof(fmt), i % 3 ? "word%d status %%d of %%s" :
+			 "%%s: thing%d %%u", i);
+		if (kmsg_match_add(m, id, NULL, fmt, strlen(fmt)) != i)
+			abort();
+	}
+	if (kmsg_match_build(m))
+		abort();
+	for (i = 0; i < 2000; i += 7) {
+		if (i % 3)
+			snprintf(text, sizeof(text), "word%d status -3 of x y", i);
+		else
+			snprintf(text, sizeof(text), "sda1: thing%d 12", i);
+		if (kmsg_match_text(m, text, strlen(text), &r) ||
+		    kmsg_match_text_naive(m, text, strlen(text), &n))
+			abort();
+		bad += r.n != 1 || n.n != 1 || r.pat[0] != i || n.pat[0] != i;
+	}
+	ok(!bad, "2000 patterns: the index and the loop agree (%d differ)", bad);
+	kmsg_match_free(m);
+}
+
+int main(void)
+{
+	printf("TAP version 13\n");
+	conversions();
+	choosing();
+	typed_args();
+	multiline();
+	many();
+	return tap_done();
+}
