@@ -132,8 +132,10 @@ ok $? "kmsg live: SIGINT removes the instance"
 # dmesg -x: each identified message followed by its documentation
 echo 2 > $FIRE
 "$KMSG" dmesg -x > "$tmp/dmesg"
-grep -A3 'kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | tail -n 3 > "$tmp/got"
+grep -A4 'kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | tail -n 4 |
+	sed 's/kmsgtest\.c:[0-9]* /kmsgtest.c:LINE /' > "$tmp/got"
 cat > "$tmp/want" <<'EOF'
+-- kmsgtest.2 at samples/kmsg/kmsgtest.c:LINE kmsgtest_fire()
 -- Description: An operation was attempted on the kmsgtest device, but the device is not
 -- online. The operation failed.
 -- User Response: Set the device online and retry the operation.
