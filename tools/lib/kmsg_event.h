@@ -40,6 +40,12 @@ struct tep_record;
 #define KMSG_EVENT_CONT		0x04
 /* flags, version 3: the message of the first %pV of wrap_fmt */
 #define KMSG_EVENT_WRAPPED	0x08
+/*
+ * flags, version 3: the format (wrap_fmt if wrapped) ended in a newline,
+ * not recorded: the one printk() dropped. Without it, printk() dropped
+ * the newline that ended the text, from an argument, if there was one.
+ */
+#define KMSG_EVENT_NEWLINE	0x10
 /* The kernel's limit of the format (KMSG_TRACE_FMT_MAX), in bytes */
 #define KMSG_EVENT_FMT_MAX	1024
 /* seq of a record that has none (version 1) or where the kernel had none */

@@ -138,11 +138,12 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	if (msg->version >= 2 && !fmt && !dev)
 		strip_level_headers(out, text_start);
 	/*
-	 * printk() drops one newline at the end of the text; the format's
-	 * own is not recorded, but one from an argument (%s, %pV) is
+	 * printk() drops one newline at the end of the text: the format's,
+	 * which is not recorded (flagged), else one from an argument (%s,
+	 * %pV)
 	 */
-	if (msg->version >= 2 && out->len > start &&
-	    out->buf[out->len - 1] == '\n')
+	if (msg->version >= 2 && !(msg->flags & KMSG_EVENT_NEWLINE) &&
+	    out->len > start && out->buf[out->len - 1] == '\n')
 		out->buf[--out->len] = '\0';
 	return ret;
 }

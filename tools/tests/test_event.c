@@ -684,6 +684,26 @@ static void test_v3(struct kmsg_event *ev, int id)
 	ok(!strcmp(buf, "x=-1") && !m.wrap_fmt.len,
 	   "a message not wrapped: its own text: %s", buf);
 
+	/* printk() drops one newline: the format's (flagged), else the text's */
+	s.fmt = "%s";
+	s.args_len = bin_encode(args, sizeof(args), "%s", "arg\n");
+	decode(ev, d, build_as(d, id, &layout_v3, &s), &m, err);
+	text_of(&m, buf, sizeof(buf));
+	ok(!strcmp(buf, "arg"), "no newline flag: the argument's newline dropped: \"%s\"",
+	   buf);
+	s.flags = KMSG_EVENT_NEWLINE;
+	decode(ev, d, build_as(d, id, &layout_v3, &s), &m, err);
+	text_of(&m, buf, sizeof(buf));
+	ok(!strcmp(buf, "arg\n"), "newline flag: the argument's newline kept (%zu bytes)",
+	   strlen(buf));
+	s.fmt = "blank line follows\n";
+	s.args_len = 0;
+	decode(ev, d, build_as(d, id, &layout_v3, &s), &m, err);
+	text_of(&m, buf, sizeof(buf));
+	ok(!strcmp(buf, "blank line follows\n"),
+	   "newline flag: the format's second newline kept (%zu bytes)", strlen(buf));
+	s.flags = 0;
+
 	/* a wrapped flag in a version 2 record is corrupt */
 	s.version = 2;
 	s.flags = KMSG_EVENT_WRAPPED;

@@ -118,6 +118,10 @@ static int __init kmsg_paths_init(void)
 	pr_info("width [%8d] [%-8d] [%08x] [%.3s] [%*d]\n", 42, 42, 0xabc,
 		"abcdef", 6, 7);
 	pr_info("two\nlines %d\n", 2);
+	/* printk() drops one newline: the format's, else an argument's */
+	pr_info("a blank line follows\n\n");
+	pr_info("%s", "newline from the argument\n");
+	pr_info("%s\n", "newline in the argument and the format\n");
 	memset(kmsg_paths_long, 'x', sizeof(kmsg_paths_long) - 1);
 	pr_info("long %s\n", kmsg_paths_long);
 	pr_info("kmsg_paths done\n");
