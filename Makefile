@@ -18,6 +18,9 @@
 #   make install   the tools, man pages, plugin, systemd unit and, once
 #                  built (make docs-db), the database, the message man
 #                  pages and the journal catalog; make uninstall
+#   make kernel-debug  the same series with KASAN, UBSAN, lockdep, KFENCE
+#                  (qemu/kernel-debug.config) in build/obj-debug; make
+#                  check runs the kselftests on it too
 #
 # Variables: PREFIX (/usr/local) and DESTDIR for make install.
 # Variables: JOBS (parallel jobs), ACCEL (tcg|kvm|auto), TIMEOUT (guest
@@ -34,14 +37,22 @@ MODROOT := $(BUILD)/modroot
 KSELFTEST := $(BUILD)/kselftest
 INITRD := $(BUILD)/initramfs.cpio.gz
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+# the debug guest: the same tree and series, another configuration
+KOBJ_DEBUG := $(BUILD)/obj-debug
+MODROOT_DEBUG := $(BUILD)/modroot-debug
+KSELFTEST_DEBUG := $(BUILD)/kselftest-debug
+INITRD_DEBUG := $(BUILD)/initramfs-debug.cpio.gz
+BZIMAGE_DEBUG := $(KOBJ_DEBUG)/arch/x86/boot/bzImage
 
 JOBS ?= $(shell nproc)
 ACCEL ?= tcg
 TIMEOUT ?= 600
 export CCACHE_DIR ?= $(BUILD)/ccache
 
-KMAKE = $(MAKE) -C $(KSRC) O=$(KOBJ) -j$(JOBS) \
+# $(call kmake,OBJ): make in the tree, output in OBJ
+kmake = $(MAKE) -C $(KSRC) O=$(1) -j$(JOBS) \
 	$(if $(shell command -v ccache),CC="ccache gcc") $(if $(V),V=1,-s)
+KMAKE = $(call kmake,$(KOBJ))
 
 DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python3 \
 	libssl-dev cpio kmod busybox-static qemu-system-x86 ccache git \
@@ -50,8 +61,9 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote
 
 .PHONY: all deps kernel patches selftests tools initramfs demo bench check \
-	kmsg-check docs-db man fuzz install uninstall \
-	host-tests guest-check record-tests clean distclean
+	kmsg-check docs-db man fuzz install uninstall kernel-debug \
+	selftests-debug initramfs-debug host-tests guest-check record-tests \
+	guest-check-debug clean distclean
 
 all: demo
 
@@ -95,6 +107,21 @@ $(KOBJ)/.config: qemu/kernel.config qemu/kconfig.sh $(BUILD)/linux.head
 patches:
 	@kernel-patches/tree.sh export $(BUILD) kernel-patches
 
+# The debug kernel: built after the main one, from the same tree
+kernel-debug: kernel
+	@$(MAKE) -s --no-print-directory $(KOBJ_DEBUG)/.config
+	@echo "  BUILD   debug bzImage modules (JOBS=$(JOBS))"
+	@$(call kmake,$(KOBJ_DEBUG)) bzImage modules
+	@rm -rf $(MODROOT_DEBUG)
+	@$(call kmake,$(KOBJ_DEBUG)) INSTALL_MOD_PATH=$(MODROOT_DEBUG) modules_install >/dev/null
+	@echo "  KERNEL  $$(cat $(KOBJ_DEBUG)/include/config/kernel.release) -> $(BZIMAGE_DEBUG)"
+
+$(KOBJ_DEBUG)/.config: qemu/kernel.config qemu/kernel-debug.config qemu/kconfig.sh \
+		$(BUILD)/linux.head
+	@echo "  CONFIG  tinyconfig + qemu/kernel.config + qemu/kernel-debug.config"
+	@cat qemu/kernel.config qemu/kernel-debug.config > $(BUILD)/kernel-debug.fragment
+	@qemu/kconfig.sh $(KSRC) $(KOBJ_DEBUG) $(BUILD)/kernel-debug.fragment
+
 # --- guest ------------------------------------------------------------------
 
 # The selftests live in selftests/; they are built and installed the
@@ -103,21 +130,32 @@ patches:
 # series changes (lib: test_printf for vsprintf and vbin_printf).
 OWN_TARGETS := $(notdir $(wildcard selftests/*))
 KSFT_TREE_TARGETS := lib
+# $(call install-selftests,OBJ,DIR): build the selftests (their test
+# modules against the kernel in OBJ) and install them in DIR
+define install-selftests
+	@$(call kmake,$(1)) headers >/dev/null
+	@rm -rf $(2)
+	@$(MAKE) -s -C $(KSRC)/tools/testing/selftests \
+		TARGETS="$(OWN_TARGETS) $(KSFT_TREE_TARGETS)" \
+		KHDR_INCLUDES="-isystem $(1)/usr/include" \
+		KMSG_LIB=$(TOP)/tools/lib KDIR=$(1) \
+		USERLDFLAGS=-static INSTALL_PATH=$(2) install >/dev/null
+endef
+
 selftests: kernel
-	@$(KMAKE) headers >/dev/null
 	@for t in selftests/*/; do \
 		rsync -a --delete --exclude-from=$$t.gitignore $$t \
 			$(KSRC)/tools/testing/selftests/$$(basename $$t)/; \
 		grep -qx "/tools/testing/selftests/$$(basename $$t)/" $(KSRC)/.git/info/exclude || \
 			echo "/tools/testing/selftests/$$(basename $$t)/" >> $(KSRC)/.git/info/exclude; \
 	done
-	@rm -rf $(KSELFTEST)
 	@echo "  KSFT    $(OWN_TARGETS) $(KSFT_TREE_TARGETS)"
-	@$(MAKE) -s -C $(KSRC)/tools/testing/selftests \
-		TARGETS="$(OWN_TARGETS) $(KSFT_TREE_TARGETS)" \
-		KHDR_INCLUDES="-isystem $(KOBJ)/usr/include" \
-		KMSG_LIB=$(TOP)/tools/lib KDIR=$(KOBJ) \
-		USERLDFLAGS=-static INSTALL_PATH=$(KSELFTEST) install >/dev/null
+	$(call install-selftests,$(KOBJ),$(KSELFTEST))
+
+# the same selftests, their modules built for the debug kernel
+selftests-debug: selftests kernel-debug
+	@echo "  KSFT    $(OWN_TARGETS) $(KSFT_TREE_TARGETS) (debug kernel)"
+	$(call install-selftests,$(KOBJ_DEBUG),$(KSELFTEST_DEBUG))
 
 # --- tools ------------------------------------------------------------------
 
@@ -162,11 +200,16 @@ docs-db: kernel tools
 man: docs-db
 	@$(TOOLS)/kmsg manual --db $(DOCS_DB) $(BUILD)/man
 
+GUEST_FILES = qemu/demo.sh:/demo.sh qemu/bench.sh:/bench.sh \
+	qemu/record.sh:/record.sh $(TOOLS)/kmsg-static:/usr/bin/kmsg \
+	$(DOCS_DB):/usr/share/kmsg/kmsg.db elf:/usr/bin/trace-cmd
 initramfs: selftests tools docs-db
 	@qemu/mkinitramfs.sh $(INITRD) $(BUILD)/initramfs $(MODROOT) \
-		$(KSELFTEST) qemu/demo.sh:/demo.sh qemu/bench.sh:/bench.sh \
-		qemu/record.sh:/record.sh $(TOOLS)/kmsg-static:/usr/bin/kmsg \
-		$(DOCS_DB):/usr/share/kmsg/kmsg.db elf:/usr/bin/trace-cmd
+		$(KSELFTEST) $(GUEST_FILES)
+
+initramfs-debug: selftests-debug tools docs-db
+	@qemu/mkinitramfs.sh $(INITRD_DEBUG) $(BUILD)/initramfs-debug \
+		$(MODROOT_DEBUG) $(KSELFTEST_DEBUG) $(GUEST_FILES)
 
 RUN = qemu/run.sh --accel $(ACCEL) --timeout $(TIMEOUT)
 
@@ -207,10 +250,14 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check
 
-check: host-tests guest-check record-tests
+# The kselftests run twice: on the guest kernel, then on the debug kernel
+# (KASAN, UBSAN, lockdep, KFENCE), where any report they print fails.
+check: host-tests guest-check record-tests guest-check-debug
 	@qemu/ktap-summary.sh --console $(CHECK)/console.log \
 		--guest-rc "$$(cat $(CHECK)/guest.rc)" \
-		$(CHECK)/host-*.tap $(CHECK)/guest.log
+		--console debug:$(CHECK)/debug/console.log \
+		--guest-rc "debug:$$(cat $(CHECK)/debug/guest.rc)" \
+		$(CHECK)/host-*.tap $(CHECK)/guest.log $(CHECK)/debug/guest-debug.log
 
 # run-tests DIR TESTS: each test's TAP output in DIR/host-<name>.tap
 run-tests = for t in $(2); do \
@@ -236,9 +283,19 @@ guest-check: initramfs host-tests
 record-tests: guest-check
 	@$(call run-tests,$(CHECK),$(RECORD_TESTS))
 
+# The debug kernel runs about ten times slower under TCG
+DEBUG_TIMEOUT ?= 1800
+guest-check-debug: initramfs-debug record-tests
+	@mkdir -p $(CHECK)/debug
+	@rc=0; $(RUN) --timeout $(DEBUG_TIMEOUT) --mode check --mem 1024 $(BZIMAGE_DEBUG) \
+		$(INITRD_DEBUG) $(CHECK)/debug || rc=$$?; \
+	echo $$rc > $(CHECK)/debug/guest.rc; \
+	cp $(CHECK)/debug/guest.log $(CHECK)/debug/guest-debug.log 2>/dev/null || true
+
 clean:
 	rm -rf $(BUILD)/check $(BUILD)/demo $(BUILD)/initramfs $(INITRD) \
-		$(KSELFTEST) $(MODROOT)
+		$(KSELFTEST) $(MODROOT) $(BUILD)/initramfs-debug $(INITRD_DEBUG) \
+		$(KSELFTEST_DEBUG) $(MODROOT_DEBUG)
 
 distclean:
 	rm -rf $(BUILD)

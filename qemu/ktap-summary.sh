@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ktap-summary.sh [--console LOG] [--guest-rc N] FILE...
+# ktap-summary.sh [--console [NAME:]LOG]... [--guest-rc [NAME:]N]... FILE...
 #
 # Read (K)TAP output -- host test suites and the guest's kselftest run,
 # where nested results carry one "# " per level -- and print each failed
@@ -23,16 +23,17 @@
 # (written to /dev/kmsg); in between, reports that contain TEXT are not
 # failures. A begin without an end is one. --guest-rc is run.sh's exit
 # status: a timeout (124) or a guest that never reported (125) is a
-# failure.
+# failure. Both may be given once per guest boot; NAME labels the boot's
+# reports.
 #
 # Exit status: 0 when nothing failed and something passed, 1 otherwise.
 set -uo pipefail
 
-console="" guest_rc=0
+consoles=() guest_rcs=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--console) console=$2; shift 2 ;;
-	--guest-rc) guest_rc=$2; shift 2 ;;
+	--console) consoles+=("$2"); shift 2 ;;
+	--guest-rc) guest_rcs+=("$2"); shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -54,23 +55,29 @@ expected_filter() {
 }
 
 extra=()
-case $guest_rc in
-0) ;;
-124) extra+=("guest: timed out") ;;
-125) extra+=("guest: ended without reporting a result (crash or panic?)") ;;
-*) extra+=("guest: test job exited with status $guest_rc") ;;
-esac
-if [ -n "$console" ]; then
+for guest_rc in "${guest_rcs[@]}"; do
+	name=guest
+	case $guest_rc in *:*) name="guest ${guest_rc%%:*}"; guest_rc=${guest_rc#*:} ;; esac
+	case $guest_rc in
+	0) ;;
+	124) extra+=("$name: timed out") ;;
+	125) extra+=("$name: ended without reporting a result (crash or panic?)") ;;
+	*) extra+=("$name: test job exited with status $guest_rc") ;;
+	esac
+done
+for console in "${consoles[@]}"; do
+	name=kernel
+	case $console in *:*) name="kernel ${console%%:*}"; console=${console#*:} ;; esac
 	if [ -f "$console" ]; then
 		while IFS= read -r line; do
-			extra+=("kernel: ${line#*] }")
+			extra+=("$name: ${line#*] }")
 		done < <(expected_filter "$console" |
-			grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|KFENCE:|kernel BUG|Call Trace:|watchdog: BUG|INFO: task .* blocked' |
+			grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|KFENCE:|kernel BUG|Call Trace:|watchdog: BUG|INFO: task .* blocked|possible .*locking|lock held|DEBUG_LOCKS_WARN_ON' |
 			grep -v 'Call Trace:' | head -n 20)
 	else
-		extra+=("kernel: no console log $console")
+		extra+=("$name: no console log $console")
 	fi
-fi
+done
 
 counts=$(mktemp)
 trap 'rm -f "$counts"' EXIT

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tests of ktap-summary.sh: each ktap/NAME.tap (with NAME.console as the
-# kernel log and NAME.rc as run.sh's status, when present) must give
+# kernel log, NAME.rc as run.sh's status and NAME.args as more options,
+# when present) must give
 # exactly NAME.expected, and exit 0 only when nothing failed. Then of
 # bench-table.sh: each bench/NAME.log must give bench/NAME.expected, and
 # exit 0 only when that is a table. TAP output.
@@ -32,6 +33,10 @@ for t in "${cases[@]}"; do
 	args=()
 	[ -f "$here/ktap/$name.console" ] && args+=(--console "$here/ktap/$name.console")
 	[ -f "$here/ktap/$name.rc" ] && args+=(--guest-rc "$(cat "$here/ktap/$name.rc")")
+	# NAME.args: more options, one per line, @DIR@ for ktap/ (a second
+	# guest boot)
+	[ -f "$here/ktap/$name.args" ] && mapfile -t -O ${#args[@]} args < \
+		<(sed "s|@DIR@|$here/ktap|g" "$here/ktap/$name.args")
 	out=$("$summary" "${args[@]}" "$t")
 	rc=$?
 	want_rc=1
