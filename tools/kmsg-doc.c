@@ -269,13 +269,23 @@ static void adopt_alias_sites(struct ctx *c)
 				m->func = kmsg_xstrdup(s->func);
 				m->object = kmsg_xstrdup(s->object);
 				m->path = kmsg_xstrdup(s->path);
+				m->prefix = xstrdup_opt(s->prefix);
+				m->adopted = true;
+				m->alias_pos = (unsigned int)k;
 			}
 		}
 	}
 	free(v);
 }
 
-/* messages by object, file, line, then everything else */
+static int cmp_opt(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !!a - !!b;
+	return strcmp(a, b);
+}
+
+/* messages (and plain sites) by object, file, line, then everything else */
 static int msg_cmp(const void *a, const void *b)
 {
 	const struct kmsg_msg *x = *(const struct kmsg_msg *const *)a;
@@ -290,13 +300,19 @@ static int msg_cmp(const void *a, const void *b)
 		return x->line < y->line ? -1 : 1;
 	r = kmsg_id_cmp(x->component, x->number, y->component, y->number);
 	if (!r)
+		r = cmp_opt(x->auto_id, y->auto_id);
+	if (!r)
 		r = strcmp(x->format, y->format);
 	if (!r)
 		r = strcmp(x->func, y->func);
+	if (!r)
+		r = cmp_opt(x->prefix, y->prefix);
 	if (r)
 		return r;
 	if (x->level != y->level)
 		return x->level < y->level ? -1 : 1;
+	if (x->cont != y->cont)
+		return (int)x->cont - (int)y->cont;
 	return (int)x->device - (int)y->device;
 }
 
@@ -506,10 +522,14 @@ static void attach(struct ctx *c)
 		const struct kmsg_msg *m = c->sorted[i];
 		struct ident *id = find_ident(c, m->component, m->number);
 
-		if (id->nmsgs) {
+		/*
+		 * Sites adopted through the automatic id of another wording
+		 * print another format, rightly.
+		 */
+		if (id->nmsgs && !m->adopted) {
 			const struct kmsg_msg *first = c->sorted[id->msgs[0]];
 
-			if (strcmp(first->format, m->format)) {
+			if (!first->adopted && strcmp(first->format, m->format)) {
 				char *a = escaped(first->format), *b = escaped(m->format);
 
 				kmsg_diag_add(&c->diags, m->file, m->line, true,
@@ -627,6 +647,25 @@ static bool same_text(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * The format the documentation of @id is checked against: that of its
+ * kmsg_*() sites, or of the sites printing the documented format (the
+ * entry's first automatic id).  NULL when the build prints only other
+ * wordings of the message, each with an automatic id the entry lists.
+ */
+static const char *ref_format(struct ctx *c, const struct ident *id)
+{
+	size_t i;
+
+	for (i = 0; i < id->nmsgs; i++) {
+		const struct kmsg_msg *m = c->sorted[id->msgs[i]];
+
+		if (!m->adopted || !m->alias_pos)
+			return m->format;
+	}
+	return NULL;
+}
+
 static void check_ident(struct ctx *c, struct ident *id)
 {
 	struct kmsg_doc *src = id->src, *cat = id->cat, *eff;
@@ -658,7 +697,7 @@ static void check_ident(struct ctx *c, struct ident *id)
 		return;
 	}
 
-	code = c->sorted[id->msgs[0]]->format;
+	code = ref_format(c, id);
 	if (!src && !cat_desc && !id->broken) {
 		const struct kmsg_msg *m = c->sorted[id->msgs[0]];
 
@@ -671,11 +710,13 @@ static void check_ident(struct ctx *c, struct ident *id)
 		id->missing = true;
 	}
 	if (src) {
-		check_format(c, src, code);
+		if (code)
+			check_format(c, src, code);
 		check_params(c, src, code);
 	}
 	if (cat_desc) {
-		check_format(c, cat, code);
+		if (code)
+			check_format(c, cat, code);
 		check_params(c, cat, code);
 	}
 	if (cat && cat->severity) {
@@ -826,14 +867,39 @@ static void print_templates(struct ctx *c)
 
 /* ---- the database ---- */
 
+/*
+ * The rows of messages: every call site of the build once, the kmsg_*()
+ * ones and the plain ones (which the checks know only through the
+ * entries that adopted them).  Sorted; a module given twice counts once.
+ */
+static const struct kmsg_msg **site_rows(struct ctx *c, size_t *nrows)
+{
+	const struct kmsg_msg **v = kmsg_xcalloc(c->nsorted + c->sites.n + 1,
+						  sizeof(*v));
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < c->nsorted; i++)
+		if (!c->sorted[i]->adopted)
+			v[n++] = c->sorted[i];
+	for (i = 0; i < c->sites.n; i++)
+		if (c->sites.v[i].auto_id)
+			v[n++] = &c->sites.v[i];
+	if (n > 1)
+		qsort(v, n, sizeof(*v), msg_cmp);
+	for (i = 0; i < n; i++)
+		if (!k || msg_cmp(&v[k - 1], &v[i]))
+			v[k++] = v[i];
+	*nrows = k;
+	return v;
+}
+
 static int write_db(struct ctx *c)
 {
 	struct kmsg_db_input in = {
 		.release = c->opt.release ? c->opt.release : "",
 		.build_id = c->build_id ? c->build_id : "",
-		.msgs = c->sorted,
-		.nmsgs = c->nsorted,
 	};
+	const struct kmsg_msg **rows = site_rows(c, &in.nmsgs);
 	struct kmsg_db_doc *docs = kmsg_xcalloc(c->nids + 1, sizeof(*docs));
 	struct kmsg_db_alias *aliases = kmsg_xcalloc(c->naliases + 1,
 						     sizeof(*aliases));
@@ -870,6 +936,7 @@ static int write_db(struct ctx *c)
 			ntrans++;
 		}
 	}
+	in.msgs = rows;
 	in.docs = docs;
 	in.trans = trans;
 	in.ntrans = ntrans;
@@ -879,6 +946,7 @@ static int write_db(struct ctx *c)
 		fprintf(stderr, "kmsg-doc: %s: %s\n", c->opt.out, err);
 		free(err);
 	}
+	free(rows);
 	free(docs);
 	free(aliases);
 	free(trans);

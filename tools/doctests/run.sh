@@ -295,7 +295,7 @@ check_query "translation" \
 	'%2$s の幅 [%1$*d]'
 check_query "build rows" \
 	"SELECT key || '=' || value FROM build ORDER BY key;" \
-	"$(printf 'build_id=\nrelease=6.12.118+\nschema=2')"
+	"$(printf 'build_id=\nrelease=6.12.118+\nschema=3')"
 check_query "docs rows: source, catalog, severity, see_also, line" \
 	"SELECT id, source, file, line, quote(severity), see_also FROM docs ORDER BY id;" \
 	"$(printf 'fx.1|source|msg.c|35|NULL|\nfx.2|source|msg.c|47|NULL|\nfx.3|catalog|catalog/fx.kmsg|2|'"'"'warn'"'"'|fx.1 fx.2')"
@@ -440,6 +440,56 @@ check_lookup "translation of the documented format's automatic id" "$adb" \
 	"tr fxdrv.h7938bce2 de_DE.UTF-8" 0 "fxdrv: Gerät %s ist offline"
 check_lookup "no translation for another wording (checked against the format only)" \
 	"$adb" "tr fxdrv.hc47d3668 de" 1 "none"
+
+# every call site of the build, plain ones under their automatic ids
+(cd "$here/fixtures/plain" && "$kd" build-db --out "$work/plain.db" \
+	--srctree . "$work/fixtures/plain.o") > "$work/plain-db.out" 2>&1
+status=$?
+got=$(sqlite3 "$work/plain.db" "SELECT id, component, number, level, format,
+	line, quote(prefix), cont, device FROM messages;
+	SELECT count(DISTINCT id) FROM messages;
+	SELECT value FROM build WHERE key = 'schema';
+	SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'
+	ORDER BY name" 2>&1)
+expect="fx.1|fx|1|3|device %x not online|12|NULL|0|0
+fxplain.h82f157ac|fxplain|0|4|fxplain: link %d is down|13|NULL|0|0
+fxplain.h27a360b2|fxplain|0|4|no level %u|14|NULL|0|0
+fxplain.h5b22be0a|fxplain|0|4| more|15|NULL|1|0
+fxplain.h7b8dceba|fxplain|0|6|device ready after %lu ms|16|'%s %s: '|0|1
+fxplain.h82f157ac|fxplain|0|4|fxplain: link %d is down|18|NULL|0|0
+5
+3
+messages_format
+messages_id"
+[ "$got" = "$expect" ] || status=1
+[ -s "$work/plain-db.out" ] && status=1	# no warnings for plain sites
+printf 'got:\n%s\nexpected:\n%s\n' "$got" "$expect" >> "$work/plain-db.out"
+result "build-db: every site, automatic ids, level 4 by default, KERN_CONT, device prefix" \
+	$status "$work/plain-db.out"
+
+# a build printing an older wording: its automatic id is still the
+# catalog's identifier
+rdb=$work/reworded.db
+(cd "$here/fixtures/reworded" && "$kd" build-db --out "$rdb" --srctree . \
+	--catalog catalog "$work/fixtures/reworded.o") > "$work/reworded-db.out" 2>&1
+status=$?
+got=$(sqlite3 "$rdb" "SELECT m.id, a.id, a.position FROM messages m
+	JOIN aliases a ON a.auto_id = m.id ORDER BY m.line" 2>&1)
+expect="fxdrv.hc47d3668|fx.10|1
+fxdrv.hb46064ec|fx.11|0"
+[ "$got" = "$expect" ] || status=1
+printf 'got:\n%s\nexpected:\n%s\n' "$got" "$expect" >> "$work/reworded-db.out"
+result "build-db: an older wording keeps its identifier (fx.10), no error" \
+	$status "$work/reworded-db.out"
+check_lookup "reworded: the older wording's automatic id is documented by fx.10" \
+	"$rdb" "curated fxdrv.hc47d3668" 0 "fx.10"
+check_lookup "reworded: fx.10 has both wordings, its site is the older one's" "$rdb" \
+	"get fx.10" 0 "id fx.10
+format fxdrv: device %s is offline
+level 3
+file catalog/fx.kmsg:3
+alias fxdrv.h7938bce2 fxdrv fxdrv: device %s is offline
+alias fxdrv.hc47d3668 fxdrv fxdrv: device %s went offline"
 
 # a database of schema 1, without the aliases table, is still read
 cp "$adb" "$work/schema1.db"
