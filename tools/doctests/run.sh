@@ -491,6 +491,22 @@ file catalog/fx.kmsg:3
 alias fxdrv.h7938bce2 fxdrv fxdrv: device %s is offline
 alias fxdrv.hc47d3668 fxdrv fxdrv: device %s went offline"
 
+# the generated build of make bench (gen-bench-db.sh), small: every
+# message in, documented, the translations of the first entry
+gen=$work/gen
+rm -rf "$gen"
+status=0
+"$here/../gen-bench-db.sh" 2000 "$gen" > "$work/gen.out" 2>&1 || status=1
+(cd "$gen" && "$kd" build-db --out "$gen/bench.db" --catalog catalog bench.o) \
+	>> "$work/gen.out" 2>&1 || status=1
+got=$(sqlite3 "$gen/bench.db" "SELECT count(*) FROM messages; SELECT count(*) FROM docs;
+	SELECT count(*) FROM aliases; SELECT count(*) FROM translations;
+	SELECT count(*) FROM messages m JOIN aliases a ON a.auto_id = m.id" 2>&1)
+[ "$got" = "$(printf '2000\n2000\n2000\n2000\n2000')" ] || status=1
+echo "got: $got" >> "$work/gen.out"
+result "gen-bench-db.sh 2000: build-db takes 2000 documented messages, 2000 translations" \
+	$status "$work/gen.out"
+
 # a database of schema 1, without the aliases table, is still read
 cp "$adb" "$work/schema1.db"
 sqlite3 "$work/schema1.db" "DROP TABLE aliases; UPDATE build SET value = '1' WHERE key = 'schema'"

@@ -293,7 +293,7 @@ static int fill(struct db *d, const struct kmsg_db_input *in)
 	sqlite3_stmt *st = NULL;
 	int ret;
 
-	if (db_exec(d, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;") ||
+	if (db_exec(d, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;") ||
 	    db_exec(d, schema_sql) || db_exec(d, "BEGIN"))
 		return -1;
 	if (db_prepare(d, "INSERT INTO build (key, value) VALUES (?, ?)", &st))
