@@ -467,6 +467,45 @@ printf 'got:\n%s\nexpected:\n%s\n' "$got" "$expect" >> "$work/plain-db.out"
 result "build-db: every site, automatic ids, level 4 by default, KERN_CONT, device prefix" \
 	$status "$work/plain-db.out"
 
+# check --coverage --log --templates: counts per component over every
+# site, the undocumented by how often the log has them, catalog templates
+# that document the build once filled in
+printf '%s\n' '[    1.000000] fxplain: link 3 is down' '<4>[    2.0] fxplain: link 4 is down' \
+	'no level 7' 'fxdrv 0000:01: device ready after 10 ms' 'something else' > "$work/fx.log"
+rm -rf "$work/tpl" "$work/tplcat"
+(cd "$here/fixtures/plain" && "$kd" check --srctree . --coverage --log "$work/fx.log" \
+	--templates "$work/tpl" "$work/fixtures/plain.o") > "$work/cov.out" 2>&1
+status=$?
+sed -i "s|$work|@WORK@|g" "$work/cov.out"
+cat > "$work/cov.want" <<'EOT'
+# Coverage: messages (distinct ids) per component
+component                 messages  documented  undocumented
+fx                               1           1             0
+fxplain                          4           0             4
+total                            5           1             4
+# Undocumented messages in @WORK@/fx.log, most frequent first (approximate):
+      2 fxplain.h82f157ac "fxplain: link %d is down"
+      1 fxplain.h27a360b2 "no level %u"
+      1 fxplain.h7b8dceba "device ready after %lu ms"
+EOT
+diff -u "$work/cov.want" "$work/cov.out" >> "$work/cov.diff" 2>&1 || status=1
+[ "$(ls "$work/tpl")" = fxplain.kmsg ] || status=1
+grep -c '^id: fxplain\.[1-4]$' "$work/tpl/fxplain.kmsg" | grep -qx 4 || status=1
+sed -n 3p "$work/tpl/fxplain.kmsg" | grep -qx '# seen 2 times in the log' || status=1
+grep -qx 'format: " more"' "$work/tpl/fxplain.kmsg" || status=1
+mkdir -p "$work/tplcat"
+sed -e 's/^description:$/description:\n Filled in./' -e 's/^parameter: @\([0-9]\)$/parameter: @\1 a value/' "$work/tpl/fxplain.kmsg" \
+	> "$work/tplcat/fxplain.kmsg"
+(cd "$here/fixtures/plain" && "$kd" check --srctree . --catalog "$work/tplcat" \
+	--coverage "$work/fixtures/plain.o") > "$work/cov2.out" 2>&1 || status=1
+grep -q '^total  *5  *5  *0$' "$work/cov2.out" || status=1
+(cd "$here/fixtures/plain" && "$kd" check --srctree . --templates "$work/tpl" \
+	"$work/fixtures/plain.o") > "$work/cov3.out" 2>&1
+[ $? = 1 ] && grep -q 'fxplain.kmsg: File exists' "$work/cov3.out" || status=1
+cat "$work/cov.diff" "$work/cov2.out" "$work/cov3.out" > "$work/cov.all" 2>/dev/null
+result "check --coverage --log --templates: counts, log order, templates that document the build once filled in, none overwritten" \
+	$status "$work/cov.all"
+
 # a build printing an older wording: its automatic id is still the
 # catalog's identifier
 rdb=$work/reworded.db
