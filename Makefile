@@ -9,7 +9,8 @@
 #                  configure (tinyconfig + qemu/kernel.config) and build
 #   make patches   export the commits of build/linux to kernel-patches/
 #   make initramfs the guest's initramfs: busybox, modules, kselftests
-#   make bench     benchmarks (guest: cost of a message next to printk)
+#   make bench     benchmarks (guest: cost of a message next to printk;
+#                  host: kmsg-doc build-db of 10^5 messages, also make bench-db)
 #   make kmsg-check  the checker: are the build's messages documented?
 #   make docs-db   the docs database of this build (build/docs-db/kmsg.db)
 #   make man       a man page per message, and a printable manual
@@ -60,7 +61,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db \
 	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote
 
-.PHONY: all deps kernel patches selftests tools initramfs demo bench check \
+.PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db check \
 	kmsg-check docs-db man fuzz install uninstall kernel-debug \
 	selftests-debug initramfs-debug host-tests guest-check record-tests \
 	guest-check-debug clean distclean
@@ -239,6 +240,11 @@ bench: initramfs
 	@echo "Targets: event off (kmsg-off) <= 1.01x, on (printk-on, kmsg-on) <= 1.20x printk"
 	@tar xf $(BENCH)/disk.img -C $(BENCH) bench.dat
 	@tools/bench.sh $(TOOLS) $(BENCH)/bench.dat
+	@tools/bench-db.sh $(TOOLS)
+
+# the host part alone: kmsg-doc build-db of 10^5 generated messages
+bench-db: tools
+	@tools/bench-db.sh $(TOOLS)
 
 # --- tests ------------------------------------------------------------------
 

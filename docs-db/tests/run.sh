@@ -58,6 +58,58 @@ rc=$?
 ok $rc "kmsg explain oom_kill.h3196cc8e: the documentation of oom.9"
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/explain-auto"
 
+# the core messages documented in catalogs: found by the identifier and
+# by the automatic id, the same documentation
+for pair in oom.9:oom_kill.h3196cc8e clocksource.22:clocksource.h58743ee5 \
+	    watchdog.2:watchdog.h03e56f7f hung_task.3:hung_task.h34194b7f \
+	    smp.1:smp.heb1f2aed; do
+	cur=${pair%%:*} auto=${pair#*:}
+	KMSG_DB=$db "$tools/kmsg" explain "$cur" > "$tmp/by-cur" 2>&1
+	rc=$?
+	KMSG_DB=$db "$tools/kmsg" explain "$auto" > "$tmp/by-auto" 2>&1 || rc=1
+	{ [ $rc = 0 ] && cmp -s "$tmp/by-cur" "$tmp/by-auto" &&
+		head -n 1 "$tmp/by-cur" | grep -q "^$cur: " &&
+		grep -q "^  $auto  " "$tmp/by-cur" &&
+		grep -q '^Description:$' "$tmp/by-cur"; }
+	rc=$?
+	ok $rc "kmsg explain $cur and $auto: the same documentation, every form shown"
+	[ $rc = 0 ] || sed 's/^/# /' "$tmp/by-auto"
+done
+
+# a message reworded: the catalog documents an older wording and lists
+# the one of this build as auto-id; the recorded message keeps the
+# identifier in JSON, explain shows both forms
+mkdir -p "$tmp/cat"
+cat > "$tmp/cat/kpaths.kmsg" <<'EOT'
+id: kpaths.1
+severity: err
+modname: kmsg_paths
+format: kmsg_paths: pr_err, with pr_fmt
+auto-id: kmsg_paths "kmsg_paths: pr_err with pr_fmt"
+description:
+ A test message.
+user-response:
+ None.
+EOT
+"$tools/kmsg-doc" build-db --out "$tmp/kpaths.db" --srctree "$ksrc" \
+	--catalog "$tmp/cat" "$kobj/vmlinux" "$modroot" > "$tmp/kpaths.out" 2>&1
+rc=$?
+"$tools/kmsg" report --json --db "$tmp/kpaths.db" "$top/tools/tests/data/kmsg-v6.dat" |
+	grep '"auto_id":"kmsg_paths.hb8d60e3a"' > "$tmp/kpaths.json"
+[ $rc = 0 ] && [ "$(wc -l < "$tmp/kpaths.json")" = 1 ] &&
+	grep -q '"id":"kpaths.1"' "$tmp/kpaths.json" &&
+	! grep -q '"id":"kmsg_paths' "$tmp/kpaths.json"
+rc=$?
+ok $rc "kmsg report --json: a reworded message keeps its curated id (kpaths.1)"
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/kpaths.out" "$tmp/kpaths.json"
+KMSG_DB=$tmp/kpaths.db "$tools/kmsg" explain kmsg_paths.hb8d60e3a > "$tmp/kpaths.x" 2>&1 &&
+	head -n 1 "$tmp/kpaths.x" | grep -q '^kpaths\.1: "kmsg_paths: pr_err, with pr_fmt"' &&
+	grep -q '^  kmsg_paths.hb8d60e3a  kmsg_paths: pr_err with pr_fmt$' "$tmp/kpaths.x" &&
+	grep -q "^  $("$tools/kmsg-doc" auto-id kmsg_paths 'kmsg_paths: pr_err, with pr_fmt')  " "$tmp/kpaths.x"
+rc=$?
+ok $rc "kmsg explain of the new wording's automatic id: kpaths.1, both wordings"
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/kpaths.x"
+
 KMSG_DB=$db "$tools/kmsg" explain kmsgtest.2 > "$tmp/explain" 2>&1
 cat > "$tmp/want" <<'EOT'
 kmsgtest.2: "device %x not online"

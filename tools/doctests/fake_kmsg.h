@@ -9,6 +9,8 @@
  *	KMSG(ERR, 1, "device %x not online\n");
  *	KMSG_DEV(INFO, 2, "device %x: %u paths\n");
  *	PLAIN(WARNING, "a message without an identifier %d\n");
+ *	PLAIN(CONT, "continued\n");	(also DEFAULT: no level)
+ *	PLAIN_DEV(ERR, "a device message %d\n");
  *
  * Each call site defines a static const struct pi_entry and a pointer to
  * it in section ".printk_index", like __printk_index_emit_id() does: the
@@ -49,6 +51,8 @@ _Static_assert(sizeof(struct pi_entry) == 64, "pi_entry layout");
 #define FAKE_KERN_NOTICE	"\001" "5"
 #define FAKE_KERN_INFO		"\001" "6"
 #define FAKE_KERN_DEBUG		"\001" "7"
+#define FAKE_KERN_DEFAULT	""
+#define FAKE_KERN_CONT		"\001" "c"
 
 #define __FAKE_ENTRY(_fmt, _level, _prefix, _comp, _nr)			\
 	do {								\
@@ -77,6 +81,9 @@ _Static_assert(sizeof(struct pi_entry) == 64, "pi_entry layout");
 #define PLAIN(lvl, fmt)							\
 	__FAKE_ENTRY(FAKE_KERN_##lvl fmt, (const char *)0,		\
 		     (const char *)0, (const char *)0, 0)
+/* dev_printk(): the level apart, the device prefix as pre_fmt */
+#define PLAIN_DEV(lvl, fmt)						\
+	__FAKE_ENTRY(fmt, FAKE_KERN_##lvl, "%s %s: ", (const char *)0, 0)
 
 #define KMSG_DOC(comp, nr, fmt)						\
 	_Static_assert(sizeof(#comp) > 1 && sizeof(#nr) > 1 &&		\

@@ -295,7 +295,7 @@ check_query "translation" \
 	'%2$s の幅 [%1$*d]'
 check_query "build rows" \
 	"SELECT key || '=' || value FROM build ORDER BY key;" \
-	"$(printf 'build_id=\nrelease=6.12.118+\nschema=2')"
+	"$(printf 'build_id=\nrelease=6.12.118+\nschema=3')"
 check_query "docs rows: source, catalog, severity, see_also, line" \
 	"SELECT id, source, file, line, quote(severity), see_also FROM docs ORDER BY id;" \
 	"$(printf 'fx.1|source|msg.c|35|NULL|\nfx.2|source|msg.c|47|NULL|\nfx.3|catalog|catalog/fx.kmsg|2|'"'"'warn'"'"'|fx.1 fx.2')"
@@ -440,6 +440,111 @@ check_lookup "translation of the documented format's automatic id" "$adb" \
 	"tr fxdrv.h7938bce2 de_DE.UTF-8" 0 "fxdrv: Gerät %s ist offline"
 check_lookup "no translation for another wording (checked against the format only)" \
 	"$adb" "tr fxdrv.hc47d3668 de" 1 "none"
+
+# every call site of the build, plain ones under their automatic ids
+(cd "$here/fixtures/plain" && "$kd" build-db --out "$work/plain.db" \
+	--srctree . "$work/fixtures/plain.o") > "$work/plain-db.out" 2>&1
+status=$?
+got=$(sqlite3 "$work/plain.db" "SELECT id, component, number, level, format,
+	line, quote(prefix), cont, device FROM messages;
+	SELECT count(DISTINCT id) FROM messages;
+	SELECT value FROM build WHERE key = 'schema';
+	SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'
+	ORDER BY name" 2>&1)
+expect="fx.1|fx|1|3|device %x not online|12|NULL|0|0
+fxplain.h82f157ac|fxplain|0|4|fxplain: link %d is down|13|NULL|0|0
+fxplain.h27a360b2|fxplain|0|4|no level %u|14|NULL|0|0
+fxplain.h5b22be0a|fxplain|0|4| more|15|NULL|1|0
+fxplain.h7b8dceba|fxplain|0|6|device ready after %lu ms|16|'%s %s: '|0|1
+fxplain.h82f157ac|fxplain|0|4|fxplain: link %d is down|18|NULL|0|0
+5
+3
+messages_format
+messages_id"
+[ "$got" = "$expect" ] || status=1
+[ -s "$work/plain-db.out" ] && status=1	# no warnings for plain sites
+printf 'got:\n%s\nexpected:\n%s\n' "$got" "$expect" >> "$work/plain-db.out"
+result "build-db: every site, automatic ids, level 4 by default, KERN_CONT, device prefix" \
+	$status "$work/plain-db.out"
+
+# check --coverage --log --templates: counts per component over every
+# site, the undocumented by how often the log has them, catalog templates
+# that document the build once filled in
+printf '%s\n' '[    1.000000] fxplain: link 3 is down' '<4>[    2.0] fxplain: link 4 is down' \
+	'no level 7' 'fxdrv 0000:01: device ready after 10 ms' 'something else' > "$work/fx.log"
+rm -rf "$work/tpl" "$work/tplcat"
+(cd "$here/fixtures/plain" && "$kd" check --srctree . --coverage --log "$work/fx.log" \
+	--templates "$work/tpl" "$work/fixtures/plain.o") > "$work/cov.out" 2>&1
+status=$?
+sed -i "s|$work|@WORK@|g" "$work/cov.out"
+cat > "$work/cov.want" <<'EOT'
+# Coverage: messages (distinct ids) per component
+component                 messages  documented  undocumented
+fx                               1           1             0
+fxplain                          4           0             4
+total                            5           1             4
+# Undocumented messages in @WORK@/fx.log, most frequent first (approximate):
+      2 fxplain.h82f157ac "fxplain: link %d is down"
+      1 fxplain.h27a360b2 "no level %u"
+      1 fxplain.h7b8dceba "device ready after %lu ms"
+EOT
+diff -u "$work/cov.want" "$work/cov.out" >> "$work/cov.diff" 2>&1 || status=1
+[ "$(ls "$work/tpl")" = fxplain.kmsg ] || status=1
+grep -c '^id: fxplain\.[1-4]$' "$work/tpl/fxplain.kmsg" | grep -qx 4 || status=1
+sed -n 3p "$work/tpl/fxplain.kmsg" | grep -qx '# seen 2 times in the log' || status=1
+grep -qx 'format: " more"' "$work/tpl/fxplain.kmsg" || status=1
+mkdir -p "$work/tplcat"
+sed -e 's/^description:$/description:\n Filled in./' -e 's/^parameter: @\([0-9]\)$/parameter: @\1 a value/' "$work/tpl/fxplain.kmsg" \
+	> "$work/tplcat/fxplain.kmsg"
+(cd "$here/fixtures/plain" && "$kd" check --srctree . --catalog "$work/tplcat" \
+	--coverage "$work/fixtures/plain.o") > "$work/cov2.out" 2>&1 || status=1
+grep -q '^total  *5  *5  *0$' "$work/cov2.out" || status=1
+(cd "$here/fixtures/plain" && "$kd" check --srctree . --templates "$work/tpl" \
+	"$work/fixtures/plain.o") > "$work/cov3.out" 2>&1
+[ $? = 1 ] && grep -q 'fxplain.kmsg: File exists' "$work/cov3.out" || status=1
+cat "$work/cov.diff" "$work/cov2.out" "$work/cov3.out" > "$work/cov.all" 2>/dev/null
+result "check --coverage --log --templates: counts, log order, templates that document the build once filled in, none overwritten" \
+	$status "$work/cov.all"
+
+# a build printing an older wording: its automatic id is still the
+# catalog's identifier
+rdb=$work/reworded.db
+(cd "$here/fixtures/reworded" && "$kd" build-db --out "$rdb" --srctree . \
+	--catalog catalog "$work/fixtures/reworded.o") > "$work/reworded-db.out" 2>&1
+status=$?
+got=$(sqlite3 "$rdb" "SELECT m.id, a.id, a.position FROM messages m
+	JOIN aliases a ON a.auto_id = m.id ORDER BY m.line" 2>&1)
+expect="fxdrv.hc47d3668|fx.10|1
+fxdrv.hb46064ec|fx.11|0"
+[ "$got" = "$expect" ] || status=1
+printf 'got:\n%s\nexpected:\n%s\n' "$got" "$expect" >> "$work/reworded-db.out"
+result "build-db: an older wording keeps its identifier (fx.10), no error" \
+	$status "$work/reworded-db.out"
+check_lookup "reworded: the older wording's automatic id is documented by fx.10" \
+	"$rdb" "curated fxdrv.hc47d3668" 0 "fx.10"
+check_lookup "reworded: fx.10 has both wordings, its site is the older one's" "$rdb" \
+	"get fx.10" 0 "id fx.10
+format fxdrv: device %s is offline
+level 3
+file catalog/fx.kmsg:3
+alias fxdrv.h7938bce2 fxdrv fxdrv: device %s is offline
+alias fxdrv.hc47d3668 fxdrv fxdrv: device %s went offline"
+
+# the generated build of make bench (gen-bench-db.sh), small: every
+# message in, documented, the translations of the first entry
+gen=$work/gen
+rm -rf "$gen"
+status=0
+"$here/../gen-bench-db.sh" 2000 "$gen" > "$work/gen.out" 2>&1 || status=1
+(cd "$gen" && "$kd" build-db --out "$gen/bench.db" --catalog catalog bench.o) \
+	>> "$work/gen.out" 2>&1 || status=1
+got=$(sqlite3 "$gen/bench.db" "SELECT count(*) FROM messages; SELECT count(*) FROM docs;
+	SELECT count(*) FROM aliases; SELECT count(*) FROM translations;
+	SELECT count(*) FROM messages m JOIN aliases a ON a.auto_id = m.id" 2>&1)
+[ "$got" = "$(printf '2000\n2000\n2000\n2000\n2000')" ] || status=1
+echo "got: $got" >> "$work/gen.out"
+result "gen-bench-db.sh 2000: build-db takes 2000 documented messages, 2000 translations" \
+	$status "$work/gen.out"
 
 # a database of schema 1, without the aliases table, is still read
 cp "$adb" "$work/schema1.db"

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,19 +21,23 @@ static const char schema_sql[] =
 	"\tkey TEXT PRIMARY KEY,\t-- 'release', 'build_id', 'schema'\n"
 	"\tvalue TEXT NOT NULL\n"
 	");\n"
-	"-- one row per call site the compiler saw\n"
+	"-- one row per call site of the build: every entry of the printk index\n"
 	"CREATE TABLE messages (\n"
-	"\tid TEXT NOT NULL,\t\t-- 'kmsgtest.2'\n"
-	"\tcomponent TEXT NOT NULL,\n"
-	"\tnumber INTEGER NOT NULL,\n"
-	"\tlevel INTEGER NOT NULL,\t\t-- 0..7\n"
+	"\tid TEXT NOT NULL,\t\t-- 'kmsgtest.2', else the automatic id\n"
+	"\tcomponent TEXT NOT NULL,\t-- of the id: 'kmsgtest', or the modname\n"
+	"\tnumber INTEGER NOT NULL,\t-- 0 for an automatic id\n"
+	"\tlevel INTEGER NOT NULL,\t\t-- 0..7; 4 if the site gives none\n"
 	"\tformat TEXT NOT NULL,\t\t-- as compiled, trailing newline removed\n"
 	"\tfile TEXT NOT NULL,\n"
 	"\tline INTEGER NOT NULL,\n"
 	"\tfunction TEXT NOT NULL,\n"
 	"\tobject TEXT NOT NULL,\t\t-- 'vmlinux' or the module's name\n"
-	"\tdevice INTEGER NOT NULL\t\t-- 1 for kmsg_dev_*()\n"
+	"\tdevice INTEGER NOT NULL,\t-- 1 if prefix is not NULL\n"
+	"\tprefix TEXT,\t\t\t-- printed before: '%s %s: ' of dev_*()\n"
+	"\tcont INTEGER NOT NULL\t\t-- 1 for KERN_CONT: continues a line\n"
 	");\n"
+	"CREATE INDEX messages_id ON messages (id);\n"
+	"CREATE INDEX messages_format ON messages (format);\n"
 	"-- one row per documented message\n"
 	"CREATE TABLE docs (\n"
 	"\tid TEXT PRIMARY KEY,\n"
@@ -114,6 +119,15 @@ static int bind_text(struct db *d, sqlite3_stmt *st, int i, const char *s)
 	return r == SQLITE_OK ? 0 : db_fail(d, "bind");
 }
 
+static int bind_textn(struct db *d, sqlite3_stmt *st, int i, const char *s,
+		      size_t n)
+{
+	if (n > INT_MAX ||
+	    sqlite3_bind_text(st, i, s, (int)n, SQLITE_STATIC) != SQLITE_OK)
+		return db_fail(d, "bind");
+	return 0;
+}
+
 static int bind_int(struct db *d, sqlite3_stmt *st, int i, long long v)
 {
 	return sqlite3_bind_int64(st, i, v) == SQLITE_OK ? 0 : db_fail(d, "bind");
@@ -142,14 +156,18 @@ static int put_msgs(struct db *d, const struct kmsg_db_input *in)
 	size_t i;
 	int ret = -1;
 
-	if (db_prepare(d, "INSERT INTO messages (id, component, number, level, format, file, line, function, object, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	if (db_prepare(d, "INSERT INTO messages (id, component, number, level, format, file, line, function, object, device, prefix, cont) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		       &st))
 		return -1;
 	for (i = 0; i < in->nmsgs; i++) {
 		const struct kmsg_msg *m = in->msgs[i];
+		const char *id = m->id ? m->id : m->auto_id;
+		/* an automatic id's component: its modname, before ".h" */
+		size_t clen = m->id ? strlen(m->component) :
+			(size_t)(strrchr(id, '.') - id);
 
-		if (bind_text(d, st, 1, m->id) ||
-		    bind_text(d, st, 2, m->component) ||
+		if (bind_text(d, st, 1, id) ||
+		    bind_textn(d, st, 2, m->id ? m->component : id, clen) ||
 		    bind_int(d, st, 3, m->number) ||
 		    bind_int(d, st, 4, m->level) ||
 		    bind_text(d, st, 5, m->format) ||
@@ -157,7 +175,9 @@ static int put_msgs(struct db *d, const struct kmsg_db_input *in)
 		    bind_int(d, st, 7, m->line) ||
 		    bind_text(d, st, 8, m->func) ||
 		    bind_text(d, st, 9, m->object) ||
-		    bind_int(d, st, 10, m->device) || step(d, st))
+		    bind_int(d, st, 10, m->device) ||
+		    bind_text(d, st, 11, m->prefix) ||
+		    bind_int(d, st, 12, m->cont) || step(d, st))
 			goto out;
 	}
 	ret = 0;
@@ -273,14 +293,14 @@ static int fill(struct db *d, const struct kmsg_db_input *in)
 	sqlite3_stmt *st = NULL;
 	int ret;
 
-	if (db_exec(d, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;") ||
+	if (db_exec(d, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;") ||
 	    db_exec(d, schema_sql) || db_exec(d, "BEGIN"))
 		return -1;
 	if (db_prepare(d, "INSERT INTO build (key, value) VALUES (?, ?)", &st))
 		return -1;
 	ret = put_build(d, st, "build_id", in->build_id ? in->build_id : "") ||
 	      put_build(d, st, "release", in->release ? in->release : "") ||
-	      put_build(d, st, "schema", "2");
+	      put_build(d, st, "schema", "3");
 	sqlite3_finalize(st);
 	if (ret || put_msgs(d, in) || put_docs(d, in) || put_trans(d, in) ||
 	    put_aliases(d, in) || db_exec(d, "COMMIT") || db_exec(d, "VACUUM"))

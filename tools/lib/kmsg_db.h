@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmsg_db - write the docs database of docs-db/SCHEMA.md (SQLite, schema
- * "2").  The caller hands over the rows in the order they are to be
+ * "3").  The caller hands over the rows in the order they are to be
  * inserted; nothing here depends on time, so equal inputs give equal
  * databases.  The database is built in a temporary file next to the
  * output and renamed over it only when complete.
@@ -37,6 +37,7 @@ struct kmsg_db_alias {
 struct kmsg_db_input {
 	const char *release;		/* "" if not given */
 	const char *build_id;		/* "" if none */
+	/* every call site: id is the curated id, else the automatic id */
 	const struct kmsg_msg *const *msgs;
 	size_t nmsgs;
 	const struct kmsg_db_doc *docs;

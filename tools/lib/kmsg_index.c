@@ -339,14 +339,16 @@ static uint32_t get_u32(const unsigned char *p)
 	       (uint32_t)p[3] << 24;
 }
 
-/* KERN_SOH and the level or flag character after it */
-static bool skip_level(const char **fmt, int *level)
+/* KERN_SOH and the level or flag character after it (KERN_CONT: *cont) */
+static bool skip_level(const char **fmt, int *level, bool *cont)
 {
 	bool any = false;
 
 	while ((*fmt)[0] == '\001' && (*fmt)[1]) {
 		if ((*fmt)[1] >= '0' && (*fmt)[1] <= '7')
 			*level = (*fmt)[1] - '0';
+		else if ((*fmt)[1] == 'c')
+			*cont = true;
 		*fmt += 2;
 		any = true;
 	}
@@ -376,6 +378,7 @@ static bool read_entry(struct obj *o, size_t idx, uint64_t off,
 	size_t es, flen, plen = 0;
 	unsigned int number;
 	int level = -1, k;
+	bool cont = false;
 
 	if (!resolve(o, idx, off, &es, &eoff, "pointer"))
 		return false;
@@ -402,11 +405,11 @@ static bool read_entry(struct obj *o, size_t idx, uint64_t off,
 
 	/* the level: in the format, or given apart (dev_printk()) */
 	text = fmt;
-	skip_level(&text, &level);
+	skip_level(&text, &level, &cont);
 	if (str[3]) {
 		const char *lv = str[3];
 
-		skip_level(&lv, &level);
+		skip_level(&lv, &level, &cont);
 	}
 	if (level < 0)
 		level = 4;	/* printk()'s default, as the index shows it */
@@ -440,6 +443,8 @@ static bool read_entry(struct obj *o, size_t idx, uint64_t off,
 	m->number = str[6] ? number : 0;
 	m->level = (unsigned int)level;
 	m->device = str[4] != NULL;
+	m->prefix = str[4] ? kmsg_xstrdup(str[4]) : NULL;
+	m->cont = cont;
 	m->object = kmsg_xstrdup(object);
 	m->path = kmsg_xstrdup(o->path);
 	return true;
@@ -527,6 +532,7 @@ static void msg_free(struct kmsg_msg *m)
 	free(m->func);
 	free(m->object);
 	free(m->path);
+	free(m->prefix);
 }
 
 void kmsg_msgs_free(struct kmsg_msgs *m)

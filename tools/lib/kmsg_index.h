@@ -44,7 +44,7 @@ struct kmsg_msg {
 	char *modname;		/* KBUILD_MODNAME, "" if unknown */
 	char *component;	/* "" for a plain site */
 	unsigned int number;
-	unsigned int level;	/* 0..7 */
+	unsigned int level;	/* 0..7; 4 (the default) if the site gives none */
 	/*
 	 * as compiled, without level header, one trailing "\n" and the
 	 * "component.number: " a kmsg_*() macro prints
@@ -54,8 +54,17 @@ struct kmsg_msg {
 	unsigned int line;
 	char *func;
 	char *object;		/* "vmlinux" or the module's name */
-	bool device;
+	bool device;		/* has a pre_fmt: dev_*(), kmsg_dev_*() */
+	char *prefix;		/* the pre_fmt ("%s %s: "), NULL if none */
+	bool cont;		/* the format starts with KERN_CONT */
 	char *path;		/* the ELF file it was read from */
+	/*
+	 * kmsg-doc: a copy of a plain site under the identifier of the
+	 * catalog entry documenting its automatic id, which is the entry's
+	 * alias_pos-th (0: the one of its modname and format)
+	 */
+	bool adopted;
+	unsigned int alias_pos;
 };
 
 struct kmsg_msgs {

@@ -147,8 +147,11 @@ struct seen_key {
 	char key[];
 };
 
+unsigned long long kmsg_seen_compares;
+
 static int seen_cmp(const void *a, const void *b)
 {
+	kmsg_seen_compares++;
 	return strcmp(((const struct seen_key *)a)->key,
 		      ((const struct seen_key *)b)->key);
 }

@@ -75,6 +75,11 @@ unsigned int kmsg_seen_add(struct kmsg_seen *s, const char *key,
 unsigned int kmsg_seen_add_nr(struct kmsg_seen *s, unsigned int nr,
 			      unsigned int line);
 void kmsg_seen_free(struct kmsg_seen *s);
+/*
+ * Key comparisons kmsg_seen_add() made so far, in every set: tests check
+ * with it that n keys take O(n log n) of them.
+ */
+extern unsigned long long kmsg_seen_compares;
 
 /* Diagnostics: "FILE:LINE: error: TEXT" / "FILE:LINE: warning: TEXT" */
 struct kmsg_diag {
