@@ -5,6 +5,7 @@
  * an empty line, the text).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,33 +20,33 @@ struct jcat {
 	struct kmsg_docs *docs;
 	FILE *f;
 	int entries;
+	struct kmsg_strbuf buf;
+	int err;
 };
 
-/* one line: control characters (newlines too) as spaces */
-static void put_line(FILE *f, const char *s)
+/* @s as catalog text (see kmsg_journal_catalog_text()) */
+static void put(struct jcat *c, const char *s, bool one_line)
 {
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+	c->buf.len = 0;
+	if (kmsg_journal_catalog_text(&c->buf, s, one_line))
+		c->err = -ENOMEM;
+	else
+		fwrite(c->buf.buf, 1, c->buf.len, c->f);
 }
 
-/*
- * Text: a line starting with "--" could read as the header of another
- * entry, so it gets a space in front; other control characters than
- * newline become spaces.
- */
-static void put_text(FILE *f, const char *s)
+static void put_line(struct jcat *c, const char *s)
 {
-	int bol = 1;
+	put(c, s, true);
+}
 
-	for (; *s; s++) {
-		if (bol && s[0] == '-' && s[1] == '-')
-			fputc(' ', f);
-		bol = *s == '\n';
-		fputc(*s != '\n' && ((unsigned char)*s < 0x20 || *s == 0x7f) ?
-		      ' ' : *s, f);
-	}
-	if (!bol)
-		fputc('\n', f);
+/* text of lines, ending in a newline */
+static void put_text(struct jcat *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	put(c, s, false);
+	if (n && s[n - 1] != '\n')
+		fputc('\n', c->f);
 }
 
 static void entry(struct jcat *c, const char *key, const struct kmsg_doc *d)
@@ -54,22 +55,22 @@ static void entry(struct jcat *c, const char *key, const struct kmsg_doc *d)
 
 	kmsg_journal_message_id(key, mid);
 	fprintf(c->f, "-- %s\nSubject: ", mid);
-	put_line(c->f, d->id);
+	put_line(c, d->id);
 	fputs(": ", c->f);
-	put_line(c->f, d->format);
+	put_line(c, d->format);
 	fputs("\nDefined-By: kmsg\nDocumentation: man:", c->f);
-	put_line(c->f, d->id);
+	put_line(c, d->id);
 	fputs("(9)\n\n", c->f);
 	if (strcmp(key, d->id)) {
 		fputs("The message ", c->f);
-		put_line(c->f, key);
+		put_line(c, key);
 		fputs(" is documented as ", c->f);
-		put_line(c->f, d->id);
+		put_line(c, d->id);
 		fputs(".\n\n", c->f);
 	}
-	put_text(c->f, d->description);
+	put_text(c, d->description);
 	fputs("\nUser response:\n", c->f);
-	put_text(c->f, d->user_response);
+	put_text(c, d->user_response);
 	fputc('\n', c->f);
 	c->entries++;
 }
@@ -96,7 +97,9 @@ static int one(void *ctx, const char *id)
 		if (kmsg_id_is_auto(d.aliases[i].auto_id))
 			entry(c, d.aliases[i].auto_id, &d);
 	kmsg_doc_free(&d);
-	return 0;
+	if (c->err)
+		fprintf(stderr, "kmsg-doc: out of memory\n");
+	return c->err;
 }
 
 int kmsg_journal_catalog(const char *db, const char *dir)
@@ -139,6 +142,7 @@ int kmsg_journal_catalog(const char *db, const char *dir)
 		ret = -EIO;
 	}
 	kmsg_docs_close(c.docs);
+	kmsg_strbuf_free(&c.buf);
 	if (ret < 0) {
 		remove(path);
 		return 1;

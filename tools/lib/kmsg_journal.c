@@ -370,3 +370,36 @@ int kmsg_journal_export(struct kmsg_strbuf *out,
 		ret = kmsg_strbuf_putc(out, '\n');
 	return ret ? -ENOMEM : 0;
 }
+
+/* "@NAME@" at @s, which journalctl -x would replace by a field */
+static bool catalog_var(const char *s)
+{
+	size_t n = 1;
+
+	while ((s[n] >= 'A' && s[n] <= 'Z') || s[n] == '_')
+		n++;
+	return n > 1 && s[n] == '@';
+}
+
+int kmsg_journal_catalog_text(struct kmsg_strbuf *out, const char *s,
+			      bool one_line)
+{
+	bool bol = true;
+	int ret = 0;
+
+	for (; *s && !ret; s++) {
+		unsigned char c = *s;
+
+		if (bol && !one_line &&
+		    ((c == '-' && s[1] == '-') || c == '#' || c == ';'))
+			ret = kmsg_strbuf_putc(out, ' ');
+		bol = c == '\n';
+		if (c == '@' && catalog_var(s))
+			ret = ret || kmsg_strbuf_puts(out, "\xef\xbc\xa0");
+		else if ((c < 0x20 && (one_line || c != '\n')) || c == 0x7f)
+			ret = ret || kmsg_strbuf_putc(out, ' ');
+		else
+			ret = ret || kmsg_strbuf_putc(out, c);
+	}
+	return ret ? -ENOMEM : 0;
+}

@@ -16,6 +16,7 @@
 #ifndef KMSG_JOURNAL_H
 #define KMSG_JOURNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kmsg_event.h"
@@ -82,6 +83,17 @@ int kmsg_journal_msg(struct kmsg_journal_entry *e, const struct kmsg_msg *m,
  * unknown number), as journald's "Missed N kernel messages".
  */
 int kmsg_journal_lost(struct kmsg_journal_entry *e, int cpu, long long missed);
+
+/*
+ * Text @s for a systemd catalog entry, appended to @out: journalctl -x
+ * replaces "@NAME@" (NAME of A-Z and '_') by the entry's field NAME, so
+ * such an '@' is written as U+FF20 (FULLWIDTH COMMERCIAL AT); a line
+ * starting with "--" (another entry's header) or with '#' or ';' (a
+ * comment, dropped) gets a space in front; control characters become
+ * spaces, and with @one_line newlines too. -ENOMEM or 0.
+ */
+int kmsg_journal_catalog_text(struct kmsg_strbuf *out, const char *s,
+			      bool one_line);
 
 /*
  * Append @e in the journal export format to @out: the address fields

@@ -71,6 +71,13 @@ struct kmsg_match {
 	size_t built;		/* patterns the index covers */
 	size_t *at;		/* per token of the longest pattern */
 	size_t maxtok;
+	/*
+	 * Per (token, position) of one match attempt: memo[] == memo_gen if
+	 * the rest of the pattern failed to match from there
+	 */
+	uint32_t *memo;
+	size_t memo_cap;
+	uint32_t memo_gen;
 };
 
 struct kmsg_match *kmsg_match_new(void)
@@ -95,6 +102,7 @@ void kmsg_match_free(struct kmsg_match *m)
 	free(m->stamp);
 	free(m->cand);
 	free(m->at);
+	free(m->memo);
 	free(m);
 }
 
@@ -559,6 +567,8 @@ struct run {
 	long steps;
 	size_t *cap;		/* per token: where it ended; NULL: not wanted */
 	size_t *at;		/* per token: where it started */
+	uint32_t *memo;		/* NULL: the step budget alone bounds it */
+	uint32_t gen;
 };
 
 static bool is_space(char c)
@@ -908,13 +918,32 @@ static bool match_tok(struct run *r, unsigned int k, size_t pos)
 	}
 }
 
+/*
+ * Whether the rest of the pattern from token @k matches from @pos depends on
+ * nothing else: a failure is remembered, so that no (token, position) is
+ * tried twice. Without that, n %s between separators try each way to split
+ * the text, exponential in n, and the step budget would end the attempt
+ * long before it reaches a match.
+ */
 static bool match_from(struct run *r, unsigned int k, size_t pos)
 {
+	uint32_t *memo = NULL;
+
 	if (--r->steps < 0)
 		return false;
 	if (k == r->p->ntok)
 		return pos == r->len || r->partial;
-	return match_tok(r, k, pos);
+	if (r->memo && pos <= r->len) {
+		memo = &r->memo[k * (r->len + 1) + pos];
+		if (*memo == r->gen)
+			return false;
+	}
+	if (match_tok(r, k, pos))
+		return true;
+	/* not when out of steps: that is no answer */
+	if (memo && r->steps >= 0)
+		*memo = r->gen;
+	return false;
 }
 
 static size_t trim(const char *s, size_t len)
@@ -924,7 +953,33 @@ static size_t trim(const char *s, size_t len)
 	return len;
 }
 
-static bool match_pat(const struct kmsg_match *m, int pat, const char *s,
+/* The memo of an attempt of @ntok tokens on @len bytes, or NULL */
+static uint32_t *memo_for(struct kmsg_match *m, size_t ntok, size_t len,
+			  uint32_t *gen)
+{
+	size_t n;
+	uint32_t *v;
+
+	if (len >= KMSG_MATCH_MEMO_MAX || ntok > KMSG_MATCH_MEMO_MAX / (len + 1))
+		return NULL;
+	n = ntok * (len + 1);
+	if (n > m->memo_cap) {
+		v = realloc(m->memo, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + m->memo_cap, 0, (n - m->memo_cap) * sizeof(*v));
+		m->memo = v;
+		m->memo_cap = n;
+	}
+	if (++m->memo_gen == 0) {
+		memset(m->memo, 0, m->memo_cap * sizeof(*m->memo));
+		m->memo_gen = 1;
+	}
+	*gen = m->memo_gen;
+	return m->memo;
+}
+
+static bool match_pat(struct kmsg_match *m, int pat, const char *s,
 		      size_t len, bool partial, size_t *cap)
 {
 	struct run r = {
@@ -936,6 +991,7 @@ static bool match_pat(const struct kmsg_match *m, int pat, const char *s,
 	/* a partial match must end before the text does */
 	if ((partial && !r.p->ntok) || !m->at || r.p->ntok > m->maxtok)
 		return false;
+	r.memo = memo_for(m, r.p->ntok, r.len, &r.gen);
 	return match_from(&r, 0, 0);
 }
 

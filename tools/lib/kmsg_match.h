@@ -39,6 +39,8 @@
  *
  * The text is untrusted: any bytes. Each match attempt is bounded
  * (KMSG_MATCH_STEPS): a pattern that would take longer does not match.
+ * A (token, position) that failed once is not tried again, so that the
+ * budget is spent on different ways to match, not on the same one.
  */
 #ifndef KMSG_MATCH_H
 #define KMSG_MATCH_H
@@ -50,8 +52,13 @@
 
 struct kmsg_match;
 
-/* Steps of one match attempt (one pattern against one line) */
+/*
+ * Steps of one match attempt (one pattern against one line): each
+ * (token, position) is tried once, its failure remembered while the
+ * tokens times the text's bytes are at most KMSG_MATCH_MEMO_MAX
+ */
 #define KMSG_MATCH_STEPS	20000
+#define KMSG_MATCH_MEMO_MAX	(1 << 20)
 /* Candidates a result lists */
 #define KMSG_MATCH_CAND_MAX	8
 

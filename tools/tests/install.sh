@@ -49,6 +49,31 @@ grep -qx "ExecStart=$prefix/bin/kmsg live --journal" \
 	"$root$prefix/lib/systemd/system/kmsg-journal.service"
 ok $? "kmsg-journal.service runs the installed kmsg live --journal"
 
+# hardened, with what kmsg live needs left: tracefs in /sys writable
+unit=$root$prefix/lib/systemd/system/kmsg-journal.service
+missing=
+for o in NoNewPrivileges=yes ProtectSystem=strict ProtectHome=yes \
+	PrivateTmp=yes PrivateNetwork=yes RestrictAddressFamilies=AF_UNIX \
+	ProtectKernelModules=yes RestrictNamespaces=yes; do
+	grep -qx "$o" "$unit" || missing="$missing $o"
+done
+for o in ProtectKernelTunables ProtectKernelLogs InaccessiblePaths \
+	CapabilityBoundingSet; do
+	grep -q "^$o=" "$unit" && missing="$missing (not $o)"
+done
+[ -z "$missing" ]
+ok $? "kmsg-journal.service is hardened, tracefs and kallsyms left usable (wrong:${missing:- none})"
+if command -v systemd-analyze > /dev/null; then
+	# the unit's syntax; ExecStart's program must exist: the installed one
+	sed "s|^ExecStart=$prefix|ExecStart=$root$prefix|" "$unit" > "$tmp/kmsg-journal.service"
+	systemd-analyze verify --man=no "$tmp/kmsg-journal.service" > "$tmp/verify" 2>&1
+	rc=$?
+	grep -v "systemd-journald.socket\|sys-kernel-tracing.mount\|multi-user.target" \
+		"$tmp/verify" | grep -qi "unknown\|invalid\|ignoring" && rc=1
+	ok $rc "systemd-analyze verify kmsg-journal.service"
+	[ $rc = 0 ] || diag "$tmp/verify"
+fi
+
 # the installed kmsg finds the installed database with nothing set
 env -u KMSG_DB "$root$prefix/bin/kmsg" explain kmsgtest.2 > "$tmp/explain" 2>&1
 rc=$?

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kmsg_id.h"
@@ -195,6 +196,31 @@ static void test_lost_and_names(void)
 	kmsg_strbuf_free(&out);
 }
 
+/* What journalctl -x would substitute or read as a header or a comment */
+static void test_catalog_text(void)
+{
+	struct kmsg_strbuf out = { 0 };
+	const char *text = "See @MESSAGE@ and @_PID@, not a@b.c or @x@ or @@.\n"
+			   "-- 0123456789abcdef0123456789abcdef\n"
+			   "# not a comment\n; nor this\nend\ttab";
+
+	if (kmsg_journal_catalog_text(&out, text, false) ||
+	    kmsg_strbuf_putc(&out, 0))
+		abort();
+	ok(!strcmp(out.buf, "See \xef\xbc\xa0MESSAGE@ and \xef\xbc\xa0_PID@, "
+		   "not a@b.c or @x@ or @@.\n"
+		   " -- 0123456789abcdef0123456789abcdef\n"
+		   " # not a comment\n ; nor this\nend tab"),
+	   "catalog text: no @FIELD@ for journalctl -x, no entry header, no comment line");
+	out.len = 0;
+	if (kmsg_journal_catalog_text(&out, "-- a\nb @PRIORITY@", true) ||
+	    kmsg_strbuf_putc(&out, 0))
+		abort();
+	ok(!strcmp(out.buf, "-- a b \xef\xbc\xa0PRIORITY@"),
+	   "catalog line: newlines as spaces, @FIELD@ escaped");
+	kmsg_strbuf_free(&out);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -202,5 +228,6 @@ int main(void)
 	test_message_id();
 	test_msg();
 	test_lost_and_names();
+	test_catalog_text();
 	return tap_done();
 }

@@ -243,6 +243,32 @@ static void many(void)
 	kmsg_match_free(m);
 }
 
+/*
+ * Fifteen %.9s between commas: the first ways to split the text all fail
+ * at its end, exponentially many of them. A failed (token, position) is
+ * not tried again, so the longer pattern is found within the step budget,
+ * and the line does not go to the shorter one.
+ */
+static void backtracking(void)
+{
+	static const char *const sites[] = {
+		"p.h00000001", NULL, "%.9s,%.9s,%.9s,%.9s,%.9s,%.9s,%.9s,%.9s,"
+			"%.9s,%.9s,%.9s,%.9s,%.9s,%.9s,%.9s,END of the list",
+		"p.h00000002", NULL, "%s,END of the list",
+	};
+	struct kmsg_match *m = set_of(sites, 2);
+	struct kmsg_match_result r;
+	char text[256] = "";
+	int i;
+
+	for (i = 0; i < 60; i++)
+		strcat(text, "x,");
+	strcat(text, "END of the list");
+	ok(!strcmp(ident(m, text, &r), "p.h00000001") && !r.partial,
+	   "15 %%.9s splitting 60 fields: the longest pattern, not the step budget's end");
+	kmsg_match_free(m);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -251,5 +277,6 @@ int main(void)
 	typed_args();
 	multiline();
 	many();
+	backtracking();
 	return tap_done();
 }
