@@ -147,16 +147,16 @@ ok $? "kmsg dmesg -x on dmesg text: explained, undocumented marked, others kept"
 # kmsg dmesg identifies plain text: a copy of the database with plain
 # sites (as build-db writes every site of a build), each input form
 fix=$tmp/sites.db
-cp "$db" "$fix" && sqlite3 "$fix" "
-ALTER TABLE messages ADD COLUMN prefix TEXT;
-INSERT INTO messages VALUES ('smp.h00000001','',0,6,'smp: Brought up %d node, %d CPU','kernel/smp.c',1,'smp_init','vmlinux',0,NULL);
-INSERT INTO messages VALUES ('e1000e.h00000002','',0,3,'link is up at %d Mbps','e1000e.c',2,'link_up','e1000e',1,'%s %s: ');
-INSERT INTO messages VALUES ('a.h00000003','',0,6,'value %d','a.c',3,'fa','vmlinux',0,NULL);
-INSERT INTO messages VALUES ('b.h00000004','',0,6,'value %u','b.c',4,'fb','vmlinux',0,NULL);
-INSERT INTO messages VALUES ('oom_kill.h00000005','',0,3,'Out of memory: Killed process %d (%s)','mm/oom_kill.c',5,'oom_kill_process','vmlinux',0,NULL);
+cp "$db" "$fix" && sqlite3 -bail "$fix" "
+INSERT INTO messages VALUES ('smp.h00000001','',0,6,'smpfix: Brought up %d node, %d CPU','kernel/smp.c',1,'smp_init','vmlinux',0,NULL,0);
+INSERT INTO messages VALUES ('e1000e.h00000002','',0,3,'link is up at %d Mbps','e1000e.c',2,'link_up','e1000e',1,'%s %s: ',0);
+INSERT INTO messages VALUES ('a.h00000003','',0,6,'value %d','a.c',3,'fa','vmlinux',0,NULL,0);
+INSERT INTO messages VALUES ('b.h00000004','',0,6,'value %u','b.c',4,'fb','vmlinux',0,NULL,0);
+INSERT INTO messages VALUES ('oom_kill.h00000005','',0,3,'Out of memory: Killed process %d (%s)','mm/oom_kill.c',5,'oom_kill_process','vmlinux',0,NULL,0);
 INSERT INTO aliases VALUES ('kmsgtest.2','oom_kill.h00000005','oom_kill',NULL,1,'x',1);
-" 2>/dev/null
-printf '%s\n' '[    0.100000] smp: Brought up 1 node, 2 CPU' \
+" || echo "# the fixture database: sqlite3 failed"
+
+printf '%s\n' '[    0.100000] smpfix: Brought up 1 node, 2 CPU' \
 	'<3>[    0.200000] e1000e 0000:00:03.0: link is up at 1000 Mbps' \
 	'Jan 01 10:00:00 host kernel: value 7' \
 	'[Mon Jan  1 10:00:00 2024] value -7' \

@@ -1055,8 +1055,11 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 
 		if (found && p->literal < best)
 			break;
-		/* a match needs some literal text */
-		if (!p->literal)
+		/*
+		 * a match needs some literal text, more than one character:
+		 * "%s %ps" matches about any line
+		 */
+		if (p->literal < 2)
 			break;
 		whole = match_pat(m, m->cand[i], text, len, false, NULL);
 		if (!whole && (!may_be_partial(m, p) || (found && !partial) ||

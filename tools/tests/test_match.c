@@ -75,6 +75,9 @@ static void conversions(void)
 	one("[%5d]", "[   42]", true);
 	one("[%-5d|", "[42   |", true);
 	one("[%*d]", "[   42]", true);
+	/* one literal character is no evidence: such formats match any line */
+	one("%s %s", "any line at all", false);
+	one("%s:%d", "any:42", false);
 	one("size %lld bytes", "size -9223372036854775808 bytes", true);
 	one("mode %o", "mode 755", true);
 	one("mode %o", "mode 789", false);
