@@ -72,7 +72,7 @@ for console in "${consoles[@]}"; do
 		while IFS= read -r line; do
 			extra+=("$name: ${line#*] }")
 		done < <(expected_filter "$console" |
-			grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|KFENCE:|kernel BUG|Call Trace:|watchdog: BUG|INFO: task .* blocked|possible .*locking|lock held|DEBUG_LOCKS_WARN_ON' |
+			grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|KFENCE:|kernel BUG|Call Trace:|watchdog: BUG|INFO: task .* blocked|possible .*locking|DEBUG_LOCKS_WARN_ON' |
 			grep -v 'Call Trace:' | head -n 20)
 	else
 		extra+=("$name: no console log $console")
