@@ -11,11 +11,7 @@ db=${DOCS_DB:?}
 top=$(dirname "$(realpath "$0")")/../..
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() {	# ok RC DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
+. "$top/tools/tests/tap.sh"
 echo "TAP version 13"
 
 "$tools/kmsg-doc" check --srctree "$ksrc" --catalog "$top/docs-db/catalog" \

@@ -24,13 +24,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-n=0
-ok() {	# ok RC DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-diag() { sed 's/^/# /' "$@"; }
+. "$(dirname "$(realpath "$0")")/tap.sh"
 echo "TAP version 13"
 
 sd=

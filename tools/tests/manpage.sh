@@ -8,11 +8,7 @@
 set -u
 top=$(dirname "$(realpath "$0")")/../..
 man=$top/tools/kmsg.1
-n=0
-ok() {	# ok RC DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
+. "$(dirname "$(realpath "$0")")/tap.sh"
 echo "TAP version 13"
 
 # a section of the page, its roff as it is
