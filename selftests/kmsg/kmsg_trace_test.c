@@ -337,22 +337,10 @@ static bool from_offline_cpu(const char *text)
 }
 
 /*
- * Pointers printk() prints as a string, which the event records as 0
- * (Documentation/trace/events-kmsg.rst): before the hash key is ready
- * (KFENCE's "initialized" message, early in a debug kernel's boot), and
- * %pK in interrupts with kptr_restrict 1.
- */
-static bool pointer_placeholder(const char *text)
-{
-	return strstr(text, "(____ptrval____)") || strstr(text, "pK-error");
-}
-
-/*
  * Each record of @recs from sequence number @from on must be rebuilt,
  * byte for byte, from the events with its sequence number, joined in the
  * order they were recorded (a record with pr_cont() fragments has one
- * event per fragment), unless a CPU that was not online printed it or it
- * shows a pointer as a string.
+ * event per fragment), unless a CPU that was not online printed it.
  * Logs every record that is not; returns how many.
  */
 static int check_join(struct __test_metadata *_metadata,
@@ -389,10 +377,6 @@ static int check_join(struct __test_metadata *_metadata,
 			bad++;
 			TH_LOG("seq %llu has no event: %s", recs[i].seq,
 			       recs[i].text);
-		} else if (strcmp(joined, recs[i].text) &&
-			   pointer_placeholder(recs[i].text)) {
-			TH_LOG("seq %llu printed a pointer as a string, recorded as 0: %s",
-			       recs[i].seq, recs[i].text);
 		} else if (strcmp(joined, recs[i].text)) {
 			bad++;
 			TH_LOG("seq %llu rebuilt from %d event(s) as '%s', /dev/kmsg has '%s'",
@@ -497,8 +481,14 @@ TEST_F(trace, plain_paths)
 	lseek(fd, 0, SEEK_END);
 	ASSERT_EQ(0, system("insmod " TEST_MODULES "/kmsg_paths.ko"));
 	ASSERT_EQ(0, system("rmmod kmsg_paths"));
-	/* once more with %pK restricted to zeros */
+	/*
+	 * once more with %pK restricted to zeros, and once with %pK raw for
+	 * CAP_SYSLOG, but "pK-error" in an interrupt
+	 */
 	ASSERT_EQ(0, write_str("/proc/sys/kernel/kptr_restrict", "2\n"));
+	EXPECT_EQ(0, system("insmod " TEST_MODULES "/kmsg_paths.ko"));
+	EXPECT_EQ(0, system("rmmod kmsg_paths"));
+	ASSERT_EQ(0, write_str("/proc/sys/kernel/kptr_restrict", "1\n"));
 	EXPECT_EQ(0, system("insmod " TEST_MODULES "/kmsg_paths.ko"));
 	write_str("/proc/sys/kernel/kptr_restrict", "0\n");
 	EXPECT_EQ(0, system("rmmod kmsg_paths"));
@@ -519,6 +509,19 @@ TEST_F(trace, plain_paths)
 		    strstr(recs[i].text, " 0000000000000000 "))
 			break;
 	EXPECT_GT(n, i) TH_LOG("no %%pK printed as zeros");
+	for (i = 0; i < n; i++)
+		if (strstr(recs[i].text, "kmsg_paths: pointers in an interrupt ") &&
+		    strstr(recs[i].text, "        pK-error pK-error  |"))
+			break;
+	EXPECT_GT(n, i) TH_LOG("no %%pK printed as pK-error in an interrupt");
+	/* the event says so, and the text is rebuilt (check_join above) */
+	for (i = 0; i < self->t.c.n; i++) {
+		t = &self->t.msgs[i];
+		if (!strcmp(t->fmt, "kmsg_paths: pointers in an interrupt %p %pK %-10pK|") &&
+		    (t->msg.flags & KMSG_EVENT_PK_ERROR))
+			break;
+	}
+	EXPECT_GT(self->t.c.n, i) TH_LOG("no event flagged KMSG_EVENT_PK_ERROR");
 
 	/* pr_fmt() is part of the format; the module names the message */
 	t = find_fmt(&self->t, "kmsg_paths: pr_info with pr_fmt, %d and %s");

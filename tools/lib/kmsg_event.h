@@ -46,6 +46,13 @@ struct tep_record;
  * the newline that ended the text, from an argument, if there was one.
  */
 #define KMSG_EVENT_NEWLINE	0x10
+/*
+ * flags: printk() printed pointers as strings (hash key not ready:
+ * "(____ptrval____)" for the hashed ones, stored as 1; kptr_restrict 1 in
+ * an interrupt: "pK-error" for every %pK)
+ */
+#define KMSG_EVENT_PTRVAL	0x20
+#define KMSG_EVENT_PK_ERROR	0x40
 /* The kernel's limit of the format (KMSG_TRACE_FMT_MAX), in bytes */
 #define KMSG_EVENT_FMT_MAX	1024
 /* seq of a record that has none (version 1) or where the kernel had none */

@@ -845,24 +845,53 @@ static void out_symbol(struct kmsg_out *o, unsigned long long ptr, char ext,
 }
 
 /* pointer() for the raw-address extensions, as with no_hash_pointers */
+/* error_string(): a string printed where a pointer was, as ptr_to_id() does */
+static void out_error_string(struct kmsg_out *o, const char *s,
+			     struct kmsg_nspec spec)
+{
+	if (spec.precision == -1)
+		spec.precision = 2 * o->ls;
+	out_string(o, s, strlen(s), spec);
+}
+
 static void out_pointer(struct kmsg_out *o, unsigned long long ptr, char ext,
 			struct kmsg_nspec spec)
 {
 	unsigned long long mask = ulong_max(o->ls);
+	bool ptrval = o->opts && o->opts->ptrval && (ptr & mask) == 1;
 
 	switch (ext) {
 	case 'S':
 	case 's':
 		out_symbol(o, ptr, ext, spec);
 		return;
+	case 'x':
+		out_pointer_string(o, ptr, spec);
+		return;
+	case 'K':
+		/* restricted_pointer() */
+		if (o->opts && o->opts->pk_error) {
+			if (spec.width == -1)
+				spec.width = 2 * o->ls;
+			out_error_string(o, "pK-error", spec);
+			return;
+		}
+		break;
 	case 'e':
 		if ((ptr & mask) > mask - MAX_ERRNO) {
 			out_err_ptr(o, ptr, spec);
 			return;
 		}
 		break;
-	default:		/* %p, %px, %pK */
+	default:		/* %p */
 		break;
+	}
+	if (ptrval) {
+		/* ptr_to_id() before the hash key is ready */
+		spec.width = 2 * o->ls;
+		out_error_string(o, o->ls == 8 ? "(____ptrval____)" : "(ptrval)",
+				 spec);
+		return;
 	}
 	out_pointer_string(o, ptr, spec);
 }

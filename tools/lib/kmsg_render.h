@@ -109,6 +109,13 @@ struct kmsg_render_opts {
 	int long_size;			/* 8 or 4 (anything but 4 means 8) */
 	bool symbolic_errname;		/* CONFIG_SYMBOLIC_ERRNAME: %pe as "-ENODEV" rather than "-19" */
 	/*
+	 * The message's pointers shown as strings (the event's flags): a
+	 * hashed pointer (%p, %pK, %pe of no error) stored as 1 printed as
+	 * "(____ptrval____)"; every %pK printed as "pK-error".
+	 */
+	bool ptrval;
+	bool pk_error;
+	/*
 	 * %ps/%pS: resolve a kernel address.  Return 0 and set *name (and
 	 * *module to NULL or "" for a built-in symbol) on success.  NULL, a
 	 * nonzero return or a NULL *name print "0x<hex address>" like the

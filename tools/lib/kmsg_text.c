@@ -78,6 +78,7 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 {
 	size_t start = out->len, added = 0, max, text_start;
 	struct kmsg_strbuf inner = { 0 }, *dst;
+	struct kmsg_render_opts o = { 0 };
 	bool wrapped;
 	bool dev = msg->version < 2 ? msg->driver.len :
 		msg->flags & KMSG_EVENT_DEVICE;
@@ -103,6 +104,12 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 			return -ENOMEM;
 		added = strlen(id) + 2;
 	}
+	/* pointers printk() printed as strings */
+	if (opts)
+		o = *opts;
+	o.ptrval = msg->flags & KMSG_EVENT_PTRVAL;
+	o.pk_error = msg->flags & KMSG_EVENT_PK_ERROR;
+	opts = &o;
 	ret = kmsg_args_decode(msg->fmt.s, msg->fmt.len, msg->args,
 			       msg->args_len, opts, args);
 	if (ret < 0)

@@ -702,7 +702,21 @@ static void test_v3(struct kmsg_event *ev, int id)
 	text_of(&m, buf, sizeof(buf));
 	ok(!strcmp(buf, "blank line follows\n"),
 	   "newline flag: the format's second newline kept (%zu bytes)", strlen(buf));
+
+	/* pointers printk() printed as strings, flagged */
+	s.fmt = "key %p %p %pK";
+	s.args_len = bin_encode(args, sizeof(args), "key %p %p %pK", (void *)1,
+				NULL, NULL);
+	s.flags = KMSG_EVENT_PTRVAL | KMSG_EVENT_PK_ERROR;
+	decode(ev, d, build_as(d, id, &layout_v3, &s), &m, err);
+	text_of(&m, buf, sizeof(buf));
+	ok(!strcmp(buf, "key (____ptrval____) 0000000000000000         pK-error"),
+	   "ptrval and pK-error flags: the strings printk() printed: %s", buf);
 	s.flags = 0;
+	decode(ev, d, build_as(d, id, &layout_v3, &s), &m, err);
+	text_of(&m, buf, sizeof(buf));
+	ok(!strcmp(buf, "key 0000000000000001 0000000000000000 0000000000000000"),
+	   "without them, the values: %s", buf);
 
 	/* a wrapped flag in a version 2 record is corrupt */
 	s.version = 2;

@@ -64,6 +64,14 @@ static const struct kmsg_render_opts opts64b = {
 static const struct kmsg_render_opts opts32 = {
 	.long_size = 4, .symbolic_errname = true,
 };
+/* the event's KMSG_EVENT_PTRVAL and KMSG_EVENT_PK_ERROR */
+static const struct kmsg_render_opts opts64str = {
+	.long_size = 8, .symbolic_errname = true, .ptrval = true,
+	.pk_error = true,
+};
+static const struct kmsg_render_opts opts32str = {
+	.long_size = 4, .ptrval = true, .pk_error = true,
+};
 
 /* Print s for a TAP line or diagnostic: escaped, no newlines, no '#'. */
 static void put_escaped(const char *s, size_t n)
@@ -201,6 +209,28 @@ static void test_string(void)
 	T("123456", "%.s", "123456");
 	T("a||", "%.s|%.0s|%.*s", "a", "b", 0, "c");
 	T("a  |   |   ", "%-3.s|%-3.0s|%-3.*s", "a", "b", 0, "c");
+}
+
+/*
+ * Pointers printk() printed as strings: before the hash key is ready, a
+ * hashed pointer (stored as 1) as ptr_to_id() prints it, its width forced;
+ * NULL and error pointers raw. kptr_restrict 1 in an interrupt: every %pK
+ * as restricted_pointer() prints it, its width kept.
+ */
+static void test_pointer_strings(void)
+{
+	TO(&opts64str, "(____ptrval____)|0000000000000000|ffffffffffffffea",
+	   "%p|%p|%p", (void *)1, NULL, ERR_PTR(-22));
+	TO(&opts64str, "(____ptrval____)|(____ptrval____)|       (____ptrv",
+	   "%20p|%-4p|%.9p", (void *)1, (void *)1, (void *)1);
+	TO(&opts64str, "(____ptrval____)|-EINVAL|0000000000000001",
+	   "%pe|%pe|%px", (void *)1, ERR_PTR(-22), (void *)1);
+	TO(&opts64str, "        pK-error|pK-error  |pK-error|            pK-e",
+	   "%pK|%-10pK|%4pK|%.4pK", NULL, (void *)1, NULL, NULL);
+	TO(&opts64str, "0000000000000002", "%p", (void *)2);
+	TO(&opts32str, "(ptrval)|pK-error", "%p|%pK", (void *)1, NULL);
+	/* without the flags, the values as they are */
+	T("0000000000000001|0000000000000000", "%p|%pK", (void *)1, NULL);
 }
 
 /* lib/test_printf.c: test_pointer(), as booted with no_hash_pointers */
@@ -543,6 +573,7 @@ int main(void)
 	test_number();
 	test_string();
 	test_pointer();
+	test_pointer_strings();
 	test_binary();
 	test_kmsgtest();
 	test_corners();

@@ -12,6 +12,7 @@
 
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/printk.h>
@@ -85,6 +86,15 @@ static void kmsg_paths_pointers(void)
 	pr_info("not an error %pe\n", &kmsg_paths_target);
 }
 
+/* In an interrupt, with kptr_restrict 1, printk() prints "pK-error" */
+static void kmsg_paths_irq(struct irq_work *work)
+{
+	pr_info("pointers in an interrupt %p %pK %-10pK|\n", &kmsg_paths_target,
+		&kmsg_paths_target, NULL);
+}
+
+static DEFINE_IRQ_WORK(kmsg_paths_irq_work, kmsg_paths_irq);
+
 static int __init kmsg_paths_init(void)
 {
 	int i;
@@ -112,6 +122,8 @@ static int __init kmsg_paths_init(void)
 
 	kmsg_paths_wrap("inner %s %d", "format", 99);
 	kmsg_paths_pointers();
+	irq_work_queue(&kmsg_paths_irq_work);
+	irq_work_sync(&kmsg_paths_irq_work);
 	kmsg_paths_device();
 
 	pr_info("UTF-8: Grüße, 日本語 %s\n", "ü");
