@@ -213,11 +213,6 @@ static void load_objects(struct ctx *c, char **objects, int nobjects)
 	}
 }
 
-static char *xstrdup_opt(const char *s)
-{
-	return s ? kmsg_xstrdup(s) : NULL;
-}
-
 /* sites by automatic id, then by their order */
 static const struct kmsg_msgs *site_order;
 
@@ -282,14 +277,7 @@ static void adopt_alias_sites(struct ctx *c)
 				m->id = kmsg_xstrdup(d->id);
 				m->component = kmsg_xstrdup(d->component);
 				m->number = d->number;
-				m->auto_id = xstrdup_opt(s->auto_id);
-				m->modname = xstrdup_opt(s->modname);
-				m->format = kmsg_xstrdup(s->format);
-				m->file = kmsg_xstrdup(s->file);
-				m->func = kmsg_xstrdup(s->func);
-				m->object = kmsg_xstrdup(s->object);
-				m->path = kmsg_xstrdup(s->path);
-				m->prefix = xstrdup_opt(s->prefix);
+				/* the other strings stay the site's */
 				m->adopted = true;
 				m->alias_pos = (unsigned int)k;
 			}
