@@ -365,6 +365,20 @@ void kmsg_escape(struct kmsg_strbuf *sb, const char *s)
 	}
 }
 
+void kmsg_catalog_field(struct kmsg_strbuf *sb, const char *name,
+			const char *value)
+{
+	size_t n = strlen(value);
+	bool quote = n && (value[0] == ' ' || value[0] == '\t' ||
+			   value[0] == '"' || value[n - 1] == ' ' ||
+			   value[n - 1] == '\t');
+
+	kmsg_sb_puts(sb, name);
+	kmsg_sb_puts(sb, quote ? ": \"" : ": ");
+	kmsg_escape(sb, value);
+	kmsg_sb_puts(sb, quote ? "\"\n" : "\n");
+}
+
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
