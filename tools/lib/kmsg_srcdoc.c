@@ -69,15 +69,20 @@ char *kmsg_xstrdup(const char *s)
 
 static void kmsg_sb_vprintf(struct kmsg_strbuf *sb, const char *fmt, va_list ap)
 {
+	char buf[256], *tmp;
 	va_list aq;
 	int n;
-	char *tmp;
 
+	/* most texts fit the stack buffer: formatted once */
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(buf, sizeof(buf), fmt, aq);
 	va_end(aq);
 	if (n < 0)
 		kmsg_oom();
+	if ((size_t)n < sizeof(buf)) {
+		kmsg_sb_putn(sb, buf, (size_t)n);
+		return;
+	}
 	tmp = kmsg_xmalloc((size_t)n + 1);
 	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
 	kmsg_sb_putn(sb, tmp, (size_t)n);
