@@ -6,6 +6,7 @@
  *   kmsg-doc check   [--srctree DIR] [--catalog DIR] [--template=source|catalog]
  *                    [--coverage] [--templates DIR] [--log FILE] OBJECT...
  *   kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...
+ *   kmsg-doc diff [--json] [--srctree DIR] [--catalog DIR] OLD NEW
  *   kmsg-doc auto-id MODNAME FORMAT
  *   kmsg-doc journal-catalog --db FILE DIR
  *
@@ -32,9 +33,10 @@
  * Build (from tools/):
  *
  *   gcc -Wall -Wextra -Werror -O2 -Ilib $(pkg-config --cflags libelf sqlite3) \
- *	kmsg-doc.c lib/kmsg_catalog.c lib/kmsg_index.c lib/kmsg_srcdoc.c \
- *	lib/kmsg_db.c lib/kmsg_strbuf.c lib/kmsg_jcatalog.c lib/kmsg_docs.c \
- *	lib/kmsg_journal.c lib/kmsg_id.c -o kmsg-doc \
+ *	kmsg-doc.c kmsg-doc-diff.c lib/kmsg_catalog.c lib/kmsg_index.c \
+ *	lib/kmsg_srcdoc.c lib/kmsg_db.c lib/kmsg_strbuf.c lib/kmsg_jcatalog.c \
+ *	lib/kmsg_docs.c lib/kmsg_journal.c lib/kmsg_id.c lib/kmsg_diff.c \
+ *	-o kmsg-doc \
  *	$(pkg-config --libs libelf sqlite3)
  *
  * Exit status: 0 without errors (warnings are fine), 1 if there were
@@ -54,6 +56,7 @@
 
 #include "kmsg_catalog.h"
 #include "kmsg_db.h"
+#include "kmsg_diff.h"
 #include "kmsg_index.h"
 #include "kmsg_jcatalog.h"
 #include "kmsg_srcdoc.h"
@@ -118,6 +121,7 @@ static void usage(FILE *f)
 	fputs("usage: kmsg-doc check [--srctree DIR] [--catalog DIR] [--template=source|catalog]\n"
 	      "                      [--coverage] [--templates DIR] [--log FILE] OBJECT...\n"
 	      "       kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...\n"
+	      "       kmsg-doc diff [--json] [--srctree DIR] [--catalog DIR] OLD NEW\n"
 	      "       kmsg-doc auto-id MODNAME FORMAT\n"
 	      "       kmsg-doc journal-catalog [--db FILE] DIR\n",
 	      f);
@@ -213,11 +217,6 @@ static void load_objects(struct ctx *c, char **objects, int nobjects)
 	}
 }
 
-static char *xstrdup_opt(const char *s)
-{
-	return s ? kmsg_xstrdup(s) : NULL;
-}
-
 /* sites by automatic id, then by their order */
 static const struct kmsg_msgs *site_order;
 
@@ -282,14 +281,7 @@ static void adopt_alias_sites(struct ctx *c)
 				m->id = kmsg_xstrdup(d->id);
 				m->component = kmsg_xstrdup(d->component);
 				m->number = d->number;
-				m->auto_id = xstrdup_opt(s->auto_id);
-				m->modname = xstrdup_opt(s->modname);
-				m->format = kmsg_xstrdup(s->format);
-				m->file = kmsg_xstrdup(s->file);
-				m->func = kmsg_xstrdup(s->func);
-				m->object = kmsg_xstrdup(s->object);
-				m->path = kmsg_xstrdup(s->path);
-				m->prefix = xstrdup_opt(s->prefix);
+				/* the other strings stay the site's */
 				m->adopted = true;
 				m->alias_pos = (unsigned int)k;
 			}
@@ -1210,13 +1202,11 @@ static int seen_cmp(const void *a, const void *b)
 /* A format as a catalog's format field: quoted if blanks would be lost */
 static void put_format(FILE *f, const char *fmt)
 {
-	char *e = escaped(fmt);
-	size_t n = strlen(fmt);
-	bool quote = n && (fmt[0] == ' ' || fmt[0] == '\t' || fmt[0] == '"' ||
-			   fmt[n - 1] == ' ' || fmt[n - 1] == '\t');
+	struct kmsg_strbuf sb = { 0 };
 
-	fprintf(f, quote ? "format: \"%s\"\n" : "format: %s\n", e);
-	free(e);
+	kmsg_catalog_field(&sb, "format", fmt);
+	fputs(sb.buf, f);
+	kmsg_strbuf_free(&sb);
 }
 
 /* The highest number an identifier of component comp has */
@@ -1527,6 +1517,41 @@ static int cmd_journal_catalog(int argc, char **argv)
 	return kmsg_journal_catalog(db, dir);
 }
 
+/* What check and build-db do before their output */
+static void run_build(struct ctx *c, char **objects, int nobjects)
+{
+	load_objects(c, objects, nobjects);
+	load_catalogs(c);
+	adopt_alias_sites(c);
+	sort_msgs(c);
+	load_sources(c);
+	build_idents(c);
+	run_checks(c);
+}
+
+/* kmsg-doc diff: the database of a build, as build-db writes it */
+static int diff_build(char **objects, int nobjects, const char *srctree,
+		      const char *catalog, const char *out)
+{
+	struct ctx c = { 0 };
+	int ret = -1;
+
+	c.opt.build_db = true;
+	c.opt.srctree = srctree;
+	c.opt.catalog = catalog;
+	c.opt.out = out;
+	run_build(&c, objects, nobjects);
+	if (kmsg_diags_errors(&c.diags) || c.failed) {
+		kmsg_diags_print(&c.diags, stderr);
+		fputs("kmsg-doc: errors in the build or its documentation\n",
+		      stderr);
+	} else {
+		ret = write_db(&c) ? -1 : 0;
+	}
+	ctx_free(&c);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx c = { 0 };
@@ -1537,16 +1562,12 @@ int main(int argc, char **argv)
 		return cmd_auto_id(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "journal-catalog"))
 		return cmd_journal_catalog(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return kmsg_doc_diff(argc, argv, diff_build);
 	if (parse_args(argc, argv, &c.opt))
 		return 2;
 
-	load_objects(&c, argv + optind, argc - optind);
-	load_catalogs(&c);
-	adopt_alias_sites(&c);
-	sort_msgs(&c);
-	load_sources(&c);
-	build_idents(&c);
-	run_checks(&c);
+	run_build(&c, argv + optind, argc - optind);
 
 	kmsg_diags_print(&c.diags, stdout);
 	errors = kmsg_diags_errors(&c.diags);

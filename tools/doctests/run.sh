@@ -557,6 +557,130 @@ file catalog/fx.kmsg:5"
 check_lookup "schema 1: an automatic id is not documented" "$work/schema1.db" \
 	"curated fxdrv.h7938bce2" 1 "none"
 
+# ---- diff: two releases ----
+
+# fixtures/diff/old and new are two builds, each with its catalog;
+# fixtures/diff/report is the exact report of the databases of both
+fxd=$here/fixtures/diff
+dw=$work/diff
+mkdir -p "$dw"
+status=0
+for s in old new; do
+	compile "$fxd/$s" "$dw/$s.o" || { cat "$work/cc.log"; status=1; }
+	(cd "$fxd/$s" && "$kd" build-db --out "$dw/$s.db" --srctree . \
+		--catalog catalog "$dw/$s.o") || status=1
+done > "$dw/build.out" 2>&1
+result "diff: the fixture builds and their databases" $status "$dw/build.out"
+
+# diff_run NAME WANT-RC ARGS...: stdout in $dw/NAME.out, stderr in .err
+diff_run() {
+	local name=$1 want=$2
+	shift 2
+	"$kd" diff "$@" > "$dw/$name.out" 2> "$dw/$name.err"
+	local rc=$?
+	echo "exit status $rc, expected $want" >> "$dw/$name.err"
+	[ $rc = "$want" ] && sanitizer_clean "$dw/$name.err"
+}
+
+status=0
+diff_run text 1 "$dw/old.db" "$dw/new.db" || status=1
+diff -u "$fxd/report" "$dw/text.out" > "$dw/text.diff" 2>&1 || status=1
+cat "$dw/text.err" >> "$dw/text.diff"
+result "diff: removed, added, reworded (with the proposed catalog text), level and argument type changes; exit 1 when something breaks" \
+	$status "$dw/text.diff"
+
+# the same as JSON, one object per change
+status=0
+diff_run json 1 --json "$dw/old.db" "$dw/new.db" || status=1
+python3 - "$dw/json.out" > "$dw/json.check" 2>&1 <<'PY' || status=1
+import json, sys
+got = [json.loads(l) for l in open(sys.argv[1])]
+kinds = [(o["kind"], o.get("id") or o["old_id"], o["breaking"]) for o in got]
+want = [("removed", "fxdiff.h310ba2bd", False),
+        ("removed", "fxdiff.h4a2e3382", True),
+        ("added", "fxdiff.h4c5051b8", False),
+        ("reworded", "fxdiff.h7dc0d187", False),
+        ("reworded", "fxdiff.hcfb865ab", True),
+        ("reworded", "fxdiff.hd592297a", False),
+        ("level", "fxdiff.h6ea109a9", True),
+        ("argtype", "fxdiff.h7dc0d187", True)]
+assert kinds == want, kinds
+r = got[4]
+assert r["new_id"] == "fxdiff.h022784b9" and r["old_curated_id"] == "fxd.2", r
+assert r["proposal"].endswith('auto-id: fxdiff "fxdiff: link %d went down"\n'), r
+assert r["similarity"] == 0.75, r
+a = got[7]
+assert (a["old_args"], a["new_args"]) == ("%u %u", "%s %u"), a
+assert (got[6]["old_level"], got[6]["new_level"]) == ("info", "notice")
+assert got[1]["curated_id"] == "fxd.4" and got[1]["documented"]
+PY
+cat "$dw/json.err" >> "$dw/json.check"
+result "diff --json: one object per change, with kind, breaking and the proposal" \
+	$status "$dw/json.check"
+
+# the proposals pasted into the new catalog: fxd.2 keeps its identifier,
+# the undocumented message gets one, and nothing else changes
+status=0
+rm -rf "$dw/pasted" && cp -r "$fxd/new" "$dw/pasted"
+line=$(sed -n 's/^# add to the entry fxd.2 (catalog\/fxd.kmsg:\([0-9]*\)):$/\1/p' \
+	"$dw/text.out")
+sed -n '/^# add to the entry fxd.2 /,/^$/p' "$dw/text.out" | grep '^auto-id' \
+	> "$dw/auto-id"
+[ -n "$line" ] && sed -i "${line}r $dw/auto-id" "$dw/pasted/catalog/fxd.kmsg"
+sed -n '/^# a new entry (fxdiff.kmsg):$/,/^$/p' "$dw/text.out" | \
+	sed 's/^description:$/description: Bank mapping failed./' \
+	> "$dw/pasted/catalog/fxdiff.kmsg"
+(cd "$dw/pasted" && "$kd" build-db --out "$dw/pasted.db" --srctree . \
+	--catalog catalog "$dw/new.o") > "$dw/pasted.out" 2>&1 || status=1
+diff_run pasted-diff 1 "$dw/old.db" "$dw/pasted.db" || status=1
+grep '^reworded fxdiff.hcfb865ab -> fxdiff.h022784b9 75% ' "$dw/pasted-diff.out" | \
+	grep -q BREAKING && status=1
+sqlite3 "$dw/pasted.db" "SELECT id FROM aliases WHERE auto_id IN
+	('fxdiff.h022784b9', 'fxdiff.h6b536a75', 'fxdiff.h7dc0d187') ORDER BY auto_id" \
+	> "$dw/pasted.ids" 2>&1
+[ "$(cat "$dw/pasted.ids")" = "$(printf 'fxd.2\nfxdiff.1\nfxdiff.1')" ] || status=1
+cat "$dw/pasted.ids" "$dw/pasted-diff.out" "$dw/pasted-diff.err" >> "$dw/pasted.out"
+result "diff: the proposed catalog text, pasted, builds and keeps the curated ids" \
+	$status "$dw/pasted.out"
+
+# builds as OLD and NEW: the same build is no change (exit 0); another
+# with only an added message and an undocumented rewording breaks nothing
+status=0
+diff_run same 0 "$dw/old.o" "$dw/old.o" || status=1
+[ "$(cat "$dw/same.out")" = "# 0 removed, 0 added, 0 reworded, 0 level changes, 0 argument type changes; 0 breaking" ] || status=1
+mkdir -p "$dw/calm"
+sed -e 's/firmware version %s/firmware version is %s/' \
+    -e 's|^\t/\* unchanged \*/$|\tPLAIN(INFO, "fxdiff: %u queues\\n");|' \
+	"$fxd/old/msg.c" > "$dw/calm/msg.c"
+(cd "$dw/calm" && $CC $FIXCFLAGS -I"$here" msg.c -o "$dw/calm.o") > "$dw/calm.cc" 2>&1 || status=1
+diff_run calm 0 "$dw/old.o" "$dw/calm.o" || status=1
+grep -c '^added \|^reworded ' "$dw/calm.out" | grep -qx 2 || status=1
+grep -q BREAKING "$dw/calm.out" && status=1
+cat "$dw/same.out" "$dw/same.err" "$dw/calm.cc" "$dw/calm.out" "$dw/calm.err" > "$dw/builds.out"
+result "diff of builds: exit 0 without changes and with only non-breaking ones" \
+	$status "$dw/builds.out"
+
+# bad input: clear errors naming the file, exit 2
+status=0
+printf 'not a database\n' > "$dw/junk"
+cp "$dw/old.db" "$dw/schema2.db"
+sqlite3 "$dw/schema2.db" "UPDATE build SET value = '2' WHERE key = 'schema'"
+cp "$dw/old.db" "$dw/badid.db"
+sqlite3 "$dw/badid.db" "UPDATE messages SET id = 'no id' WHERE rowid = 1"
+head -c 2048 "$dw/old.db" > "$dw/short.db"
+for c in "junk:$dw/junk: not an ELF file" \
+	"schema2.db:$dw/schema2.db: a docs database of schema \"2\", diff needs schema 3" \
+	"badid.db:$dw/badid.db: table messages: malformed id \"no id\"" \
+	"short.db:$dw/short.db: " "missing:$dw/missing: No such file or directory"; do
+	f=${c%%:*} want=${c#*:}
+	diff_run "bad-$f" 2 "$dw/old.db" "$dw/$f" || status=1
+	grep -qF "$want" "$dw/bad-$f.err" || status=1
+	cat "$dw/bad-$f.err"
+done > "$dw/bad.out" 2>&1
+diff_run usage 2 "$dw/old.db" >> "$dw/bad.out" 2>&1 || status=1
+result "diff: not a database, wrong schema, malformed row, truncated file, missing file, usage: exit 2, named" \
+	$status "$dw/bad.out"
+
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
 exit 0

@@ -15,7 +15,7 @@ set -u
 here=$(dirname "$(realpath "$0")")
 out=${O:-${TOOLS:-$here/../../build/tools}/fuzz}
 runs=${FUZZ_RUNS:-10000}
-targets=(render event catalog srcdoc ksyms index docs tracedat id dmesg match)
+targets=(render event catalog srcdoc ksyms index docs tracedat id dmesg match diff)
 mkdir -p "$out/artifacts"
 out=$(realpath "$out")
 # the index and docs targets write each input to a file

@@ -393,7 +393,11 @@ static char *cat_unescape(struct cat_state *st, const char *s, unsigned int line
 			break;
 		}
 		if (*s != '\\') {
-			kmsg_sb_putc(&sb, *s);
+			/* the run up to the next escape or quote, at once */
+			size_t n = strcspn(s, quoted ? "\\\"" : "\\");
+
+			kmsg_sb_putn(&sb, s, n);
+			s += n - 1;
 			continue;
 		}
 		switch (s[1]) {

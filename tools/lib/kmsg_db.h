@@ -4,7 +4,10 @@
  * "3").  The caller hands over the rows in the order they are to be
  * inserted; nothing here depends on time, so equal inputs give equal
  * databases.  The database is built in a temporary file next to the
- * output and renamed over it only when complete.
+ * output, without journal or syncs (one transaction; the secondary
+ * indexes are built after the rows), then synced once and renamed over
+ * the output only when complete: a crash leaves the old file or the new
+ * one, never a part.
  */
 #ifndef KMSG_DB_H
 #define KMSG_DB_H

@@ -25,6 +25,7 @@ struct kmsg_docs {
 	sqlite3_stmt *doc, *params, *msg, *tr;
 	/* NULL in a database without aliases (schema 1) */
 	sqlite3_stmt *curated, *autos;
+	sqlite3_stmt *where;	/* prepared at its first use */
 	char *tr_buf;
 	char *path;
 	char err[512];
@@ -296,6 +297,7 @@ void kmsg_docs_close(struct kmsg_docs *d)
 	sqlite3_finalize(d->tr);
 	sqlite3_finalize(d->curated);
 	sqlite3_finalize(d->autos);
+	sqlite3_finalize(d->where);
 	sqlite3_close(d->db);
 	free(d->tr_buf);
 	free(d->path);
@@ -789,4 +791,51 @@ const char *kmsg_docs_build(struct kmsg_docs *d, const char *key)
 	sqlite3_finalize(st);
 	work_end(d, saved);
 	return d->tr_buf ? d->tr_buf : "";
+}
+
+int kmsg_docs_snapshot(struct kmsg_docs *d)
+{
+	char *msg = NULL;
+
+	/* and the pages read stay in memory, up to 64 MiB */
+	if (sqlite3_exec(d->db, "PRAGMA cache_size = -65536; BEGIN", NULL,
+			 NULL, &msg) != SQLITE_OK) {
+		set_err(d, "BEGIN: %s", msg ? msg : "error");
+		sqlite3_free(msg);
+		return -EIO;
+	}
+	return 0;
+}
+
+int kmsg_docs_where(struct kmsg_docs *d, const char *id, char *file,
+		    size_t filelen, int *line)
+{
+	unsigned long long saved;
+	const unsigned char *t;
+	int rc, ret = 1;
+
+	saved = work_begin(d);
+	if (!d->where &&
+	    sqlite3_prepare_v2(d->db, "SELECT file, line FROM docs WHERE id = ?1",
+			       -1, &d->where, NULL) != SQLITE_OK) {
+		sql_err(d, "table docs");
+		work_end(d, saved);
+		return -1;
+	}
+	sqlite3_bind_text(d->where, 1, id, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(d->where);
+	if (rc == SQLITE_ROW) {
+		t = sqlite3_column_text(d->where, 0);
+		*line = sqlite3_column_int(d->where, 1);
+		ret = (size_t)snprintf(file, filelen, "%s", t ? (const char *)t : "") <
+			filelen ? 0 : -1;
+		if (ret)
+			set_err(d, "table docs: %s: file name too long", id);
+	} else if (rc != SQLITE_DONE) {
+		sql_err(d, "table docs");
+		ret = -1;
+	}
+	sqlite3_reset(d->where);
+	work_end(d, saved);
+	return ret;
 }

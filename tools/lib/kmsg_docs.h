@@ -166,6 +166,22 @@ int kmsg_docs_sites(struct kmsg_docs *docs,
 		    int (*cb)(void *ctx, const struct kmsg_doc_site *site),
 		    void *ctx);
 
+/*
+ * Read everything from here on in one transaction: one snapshot of the
+ * file, locked once instead of once per query (a tool making 10^5
+ * lookups spends most of its time locking otherwise), with up to 64 MiB
+ * of the file's pages kept in memory.  0, or <0
+ * (kmsg_docs_errmsg()).  kmsg_docs_close() ends it.
+ */
+int kmsg_docs_snapshot(struct kmsg_docs *docs);
+
+/*
+ * Where @id is documented: its file (in @file, @filelen bytes) and line.
+ * 0, 1 if not documented, -1 on an error (also: @file too small).
+ */
+int kmsg_docs_where(struct kmsg_docs *docs, const char *id, char *file,
+		    size_t filelen, int *line);
+
 /* A value of the build table ("release", "build_id"), "" if none */
 const char *kmsg_docs_build(struct kmsg_docs *docs, const char *key);
 

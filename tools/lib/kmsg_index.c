@@ -524,9 +524,12 @@ static char *build_id(struct obj *o)
 static void msg_free(struct kmsg_msg *m)
 {
 	free(m->id);
+	free(m->component);
+	/* an adopted copy borrows the rest from its site */
+	if (m->adopted)
+		return;
 	free(m->auto_id);
 	free(m->modname);
-	free(m->component);
 	free(m->format);
 	free(m->file);
 	free(m->func);

@@ -61,7 +61,9 @@ struct kmsg_msg {
 	/*
 	 * kmsg-doc: a copy of a plain site under the identifier of the
 	 * catalog entry documenting its automatic id, which is the entry's
-	 * alias_pos-th (0: the one of its modname and format)
+	 * alias_pos-th (0: the one of its modname and format).  Only its
+	 * id and component are its own: the other strings are the site's,
+	 * which must outlive it, and kmsg_msgs_free() leaves them alone.
 	 */
 	bool adopted;
 	unsigned int alias_pos;

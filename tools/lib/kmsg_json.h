@@ -16,13 +16,7 @@
 /* "emerg" ... "debug", as dmesg names the levels */
 const char *kmsg_level_name(unsigned int level);
 
-/*
- * Append @len bytes of @s as a JSON string, quotes included. Control
- * characters, '"' and '\\' are escaped; a byte that does not belong to a
- * valid UTF-8 sequence is written as the code point of the same value
- * (\u00XX), so that the output is always valid JSON.
- */
-int kmsg_json_str(struct kmsg_strbuf *out, const char *s, size_t len);
+/* kmsg_json_str(): kmsg_strbuf.h */
 
 /* Append the arguments as a typed JSON array */
 int kmsg_json_args(struct kmsg_strbuf *out, const struct kmsg_args *args);

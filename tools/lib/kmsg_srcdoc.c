@@ -69,15 +69,20 @@ char *kmsg_xstrdup(const char *s)
 
 static void kmsg_sb_vprintf(struct kmsg_strbuf *sb, const char *fmt, va_list ap)
 {
+	char buf[256], *tmp;
 	va_list aq;
 	int n;
-	char *tmp;
 
+	/* most texts fit the stack buffer: formatted once */
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(buf, sizeof(buf), fmt, aq);
 	va_end(aq);
 	if (n < 0)
 		kmsg_oom();
+	if ((size_t)n < sizeof(buf)) {
+		kmsg_sb_putn(sb, buf, (size_t)n);
+		return;
+	}
 	tmp = kmsg_xmalloc((size_t)n + 1);
 	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
 	kmsg_sb_putn(sb, tmp, (size_t)n);
@@ -363,6 +368,20 @@ void kmsg_escape(struct kmsg_strbuf *sb, const char *s)
 				kmsg_sb_putc(sb, (char)*p);
 		}
 	}
+}
+
+void kmsg_catalog_field(struct kmsg_strbuf *sb, const char *name,
+			const char *value)
+{
+	size_t n = strlen(value);
+	bool quote = n && (value[0] == ' ' || value[0] == '\t' ||
+			   value[0] == '"' || value[n - 1] == ' ' ||
+			   value[n - 1] == '\t');
+
+	kmsg_sb_puts(sb, name);
+	kmsg_sb_puts(sb, quote ? ": \"" : ": ");
+	kmsg_escape(sb, value);
+	kmsg_sb_puts(sb, quote ? "\"\n" : "\n");
 }
 
 static bool is_blank(char c)

@@ -29,35 +29,7 @@
 #include <stdio.h>
 
 #include "kmsg_strbuf.h"
-
-/* Allocation: these print "kmsg-doc: out of memory" and exit(2) on failure. */
-void *kmsg_xmalloc(size_t size);
-void *kmsg_xcalloc(size_t nmemb, size_t size);
-void *kmsg_xrealloc(void *p, size_t nmemb, size_t size);
-char *kmsg_xstrdup(const char *s);
-char *kmsg_xstrndup(const char *s, size_t n);
-/* Only ever call this with a literal format of our own. */
-char *kmsg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *kmsg_xvprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-/* Append, exiting on ENOMEM */
-void kmsg_sb_putn(struct kmsg_strbuf *sb, const char *s, size_t n);
-void kmsg_sb_puts(struct kmsg_strbuf *sb, const char *s);
-void kmsg_sb_putc(struct kmsg_strbuf *sb, char c);
-void kmsg_sb_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* The buffer's text as a malloc()ed string ("" if empty); sb is emptied. */
-char *kmsg_sb_take(struct kmsg_strbuf *sb);
-
-/* Make room in the array arr of cap elements for element n. */
-#define KMSG_GROW(arr, cap, n)						\
-	do {								\
-		if ((n) >= (cap)) {					\
-			size_t __nc = (cap) ? 2 * (cap) : 8;		\
-									\
-			(arr) = kmsg_xrealloc((arr), __nc, sizeof(*(arr))); \
-			(cap) = __nc;					\
-		}							\
-	} while (0)
+#include "kmsg_xalloc.h"
 
 /*
  * The keys seen so far, each with the line it was first seen at: the
@@ -118,11 +90,7 @@ bool kmsg_parse_id(const char *s, size_t n, char **comp, unsigned int *nr);
 int kmsg_id_cmp(const char *comp_a, unsigned int nr_a,
 		const char *comp_b, unsigned int nr_b);
 
-/*
- * s as the inside of a C string literal: \n \t \\ \" and other control
- * bytes as three-digit octal escapes; bytes >= 0x80 are copied (UTF-8).
- */
-void kmsg_escape(struct kmsg_strbuf *sb, const char *s);
+/* kmsg_escape(): kmsg_xalloc.h */
 
 /*
  * Text helpers: trim trailing blanks (spaces, tabs, CR) of [s, s + *n);

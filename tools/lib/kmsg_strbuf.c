@@ -113,3 +113,71 @@ void kmsg_strbuf_free(struct kmsg_strbuf *sb)
 	sb->len = 0;
 	sb->cap = 0;
 }
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+	size_t n, i;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+int kmsg_json_str(struct kmsg_strbuf *out, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, n;
+	int ret = kmsg_strbuf_putc(out, '"');
+
+	while (!ret && i < len) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			ret = kmsg_strbuf_putc(out, '\\');
+			if (!ret)
+				ret = kmsg_strbuf_putc(out, c);
+			i++;
+		} else if (c == '\n') {
+			ret = kmsg_strbuf_puts(out, "\\n");
+			i++;
+		} else if (c == '\t') {
+			ret = kmsg_strbuf_puts(out, "\\t");
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			ret = kmsg_strbuf_printf(out, "\\u%04x", c) < 0;
+			i++;
+		} else if ((n = utf8_len(s + i, len - i))) {
+			ret = kmsg_strbuf_putn(out, str + i, n);
+			i += n;
+		} else {
+			/* not UTF-8: the code point of the byte's value */
+			ret = kmsg_strbuf_printf(out, "\\u%04x", c) < 0;
+			i++;
+		}
+	}
+	if (!ret)
+		ret = kmsg_strbuf_putc(out, '"');
+	return ret ? -ENOMEM : 0;
+}

@@ -30,4 +30,12 @@ int kmsg_strbuf_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void kmsg_strbuf_free(struct kmsg_strbuf *sb);
 
+/*
+ * Append @len bytes of @s as a JSON string, quotes included. Control
+ * characters, '"' and '\\' are escaped; a byte that does not belong to a
+ * valid UTF-8 sequence is written as the code point of the same value
+ * (\u00XX), so that the output is always valid JSON.
+ */
+int kmsg_json_str(struct kmsg_strbuf *out, const char *s, size_t len);
+
 #endif /* KMSG_STRBUF_H */
