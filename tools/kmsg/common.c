@@ -178,16 +178,25 @@ static const char *level_color(unsigned int level)
 	return level < 8 ? colors[level] : "";
 }
 
-/* The name of a task; live looks up the ones it does not know yet */
+/*
+ * The name of a task; live looks up the ones it does not know yet. The
+ * last one found is kept: a run of messages of one task is the rule, and
+ * names are only ever registered here (comm_miss), before the lookup.
+ */
 static const char *comm_of(struct state *st, int pid)
 {
 	if (!pid)
 		return "<idle>";
+	if (st->comm && pid == st->comm_pid)
+		return st->comm;
+	st->comm = NULL;
 	if (st->comm_miss && !tep_is_pid_registered(st->tep, pid))
 		st->comm_miss(st, pid);
 	if (!tep_is_pid_registered(st->tep, pid))
 		return "<...>";
-	return tep_data_comm_from_pid(st->tep, pid);
+	st->comm_pid = pid;
+	st->comm = tep_data_comm_from_pid(st->tep, pid);
+	return st->comm;
 }
 
 static int print_text(struct state *st, const struct kmsg_msg *m)

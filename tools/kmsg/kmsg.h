@@ -64,6 +64,9 @@ struct state {
 	struct journal_out *journal;	/* --journal, --export; else NULL */
 	/* live: called for a pid with no name yet, to look it up */
 	void (*comm_miss)(struct state *st, int pid);
+	/* the name of the last task looked up (comm_of()), or NULL */
+	const char *comm;
+	int comm_pid;
 };
 
 /*

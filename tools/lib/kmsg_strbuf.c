@@ -11,8 +11,7 @@
 
 #include "kmsg_strbuf.h"
 
-/* Make room for n more bytes plus the terminating NUL. */
-static int kmsg_strbuf_grow(struct kmsg_strbuf *sb, size_t n)
+int kmsg_strbuf_grow(struct kmsg_strbuf *sb, size_t n)
 {
 	size_t need, cap;
 	char *p;
@@ -40,30 +39,9 @@ static int kmsg_strbuf_grow(struct kmsg_strbuf *sb, size_t n)
 	return 0;
 }
 
-int kmsg_strbuf_putn(struct kmsg_strbuf *sb, const char *s, size_t n)
-{
-	if (kmsg_strbuf_grow(sb, n))
-		return -ENOMEM;
-	if (n)
-		memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-	return 0;
-}
-
-int kmsg_strbuf_putc(struct kmsg_strbuf *sb, char c)
-{
-	return kmsg_strbuf_putn(sb, &c, 1);
-}
-
-int kmsg_strbuf_puts(struct kmsg_strbuf *sb, const char *s)
-{
-	return kmsg_strbuf_putn(sb, s, strlen(s));
-}
-
 int kmsg_strbuf_fill(struct kmsg_strbuf *sb, char c, size_t n)
 {
-	if (kmsg_strbuf_grow(sb, n))
+	if (kmsg_strbuf_reserve(sb, n))
 		return -ENOMEM;
 	memset(sb->buf + sb->len, c, n);
 	sb->len += n;
@@ -86,22 +64,52 @@ int kmsg_strbuf_putu(struct kmsg_strbuf *sb, unsigned long long v,
 	return kmsg_strbuf_putn(sb, tmp + sizeof(tmp) - n, n);
 }
 
+int kmsg_strbuf_puti(struct kmsg_strbuf *sb, long long v)
+{
+	if (v >= 0)
+		return kmsg_strbuf_putu(sb, v, 0, ' ');
+	/* 0 - v as unsigned: LLONG_MIN too */
+	if (kmsg_strbuf_putc(sb, '-'))
+		return -ENOMEM;
+	return kmsg_strbuf_putu(sb, 0ULL - (unsigned long long)v, 0, ' ');
+}
+
+int kmsg_strbuf_putx(struct kmsg_strbuf *sb, unsigned long long v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	return kmsg_strbuf_putn(sb, tmp + sizeof(tmp) - n, n);
+}
+
 int kmsg_strbuf_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	/* into the room there is; only when it does not fit, twice */
+	if (kmsg_strbuf_reserve(sb, 64))
 		return -ENOMEM;
-	if (kmsg_strbuf_grow(sb, (size_t)n))
-		return -ENOMEM;
-
 	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
 	va_end(ap);
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
+		return -ENOMEM;
+	}
+	if ((size_t)n >= sb->cap - sb->len) {
+		sb->buf[sb->len] = '\0';
+		if (kmsg_strbuf_reserve(sb, (size_t)n))
+			return -ENOMEM;
+		va_start(ap, fmt);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	sb->len += (size_t)n;
 	return 0;
 }
