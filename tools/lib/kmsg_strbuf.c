@@ -52,13 +52,27 @@ int kmsg_strbuf_fill(struct kmsg_strbuf *sb, char c, size_t n)
 int kmsg_strbuf_putu(struct kmsg_strbuf *sb, unsigned long long v,
 		     int width, char pad)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char tmp[24];
 	int n = 0;
 
-	do {
-		tmp[sizeof(tmp) - 1 - n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	/* two digits a division */
+	while (v >= 100) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		n += 2;
+		memcpy(tmp + sizeof(tmp) - n, pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		n += 2;
+		memcpy(tmp + sizeof(tmp) - n, pairs + 2 * v, 2);
+	} else {
+		tmp[sizeof(tmp) - ++n] = '0' + v;
+	}
 	if (width > n && kmsg_strbuf_fill(sb, pad, width - n))
 		return -ENOMEM;
 	return kmsg_strbuf_putn(sb, tmp + sizeof(tmp) - n, n);

@@ -203,6 +203,33 @@ static void test_numbers(void)
 	kmsg_strbuf_free(&out);
 }
 
+/* putu against printf: each power of ten and its neighbours, padded */
+static void test_putu(void)
+{
+	unsigned long long p = 1, v[3];
+	struct kmsg_strbuf out = { 0 };
+	char want[64];
+	int i, k, bad = 0, n = 0;
+
+	for (i = 0; i < 20; i++, p *= 10) {
+		v[0] = p - 1;
+		v[1] = p;
+		v[2] = p + 7;
+		for (k = 0; k < 3; k++, n++) {
+			out.len = 0;
+			snprintf(want, sizeof(want), "%0*llu", i % 8, v[k]);
+			if (kmsg_strbuf_putu(&out, v[k], i % 8, '0') ||
+			    strcmp(out.buf, want))
+				bad++;
+		}
+	}
+	out.len = 0;
+	snprintf(want, sizeof(want), "%llu", ~0ULL);
+	bad += kmsg_strbuf_putu(&out, ~0ULL, 0, ' ') || strcmp(out.buf, want);
+	kmsg_strbuf_free(&out);
+	ok(!bad, "putu gives printf's digits for %d values, 0 to 2^64 - 1", n + 1);
+}
+
 static void test_msg(void)
 {
 	static const unsigned char argbuf[4] = { 0x11, 0x47, 0, 0 };
@@ -360,6 +387,7 @@ int main(void)
 	test_all_bytes();
 	test_runs();
 	test_numbers();
+	test_putu();
 	test_msg();
 	test_v2();
 	return tap_done();
