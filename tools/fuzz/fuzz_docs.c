@@ -54,6 +54,14 @@ static int autos(void *ctx, const char *auto_id, const char *modname,
 	return !auto_id || !modname;
 }
 
+static int trans(void *ctx, const char *locale, const char *format)
+{
+	(void)ctx;
+	if (!locale || !format)
+		__builtin_trap();
+	return 0;
+}
+
 static int hit(void *ctx, const char *id, const char *format,
 	       const char *description)
 {
@@ -108,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kmsg_docs_auto_for_curated(d, "fx.10", autos, NULL);
 	kmsg_docs_translation(d, "fx.3", "ja_JP.UTF-8");
 	kmsg_docs_translation(d, "fxdrv.h7938bce2", "de");
+	kmsg_docs_translations(d, "fx.3", trans, NULL);
 	kmsg_docs_search(d, "\"online\"", hit, &n);
 	kmsg_docs_build(d, "release");
 	kmsg_docs_each(d, each_get, d);

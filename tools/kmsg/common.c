@@ -178,16 +178,25 @@ static const char *level_color(unsigned int level)
 	return level < 8 ? colors[level] : "";
 }
 
-/* The name of a task; live looks up the ones it does not know yet */
+/*
+ * The name of a task; live looks up the ones it does not know yet. The
+ * last one found is kept: a run of messages of one task is the rule, and
+ * names are only ever registered here (comm_miss), before the lookup.
+ */
 static const char *comm_of(struct state *st, int pid)
 {
 	if (!pid)
 		return "<idle>";
+	if (st->comm && pid == st->comm_pid)
+		return st->comm;
+	st->comm = NULL;
 	if (st->comm_miss && !tep_is_pid_registered(st->tep, pid))
 		st->comm_miss(st, pid);
 	if (!tep_is_pid_registered(st->tep, pid))
 		return "<...>";
-	return tep_data_comm_from_pid(st->tep, pid);
+	st->comm_pid = pid;
+	st->comm = tep_data_comm_from_pid(st->tep, pid);
+	return st->comm;
 }
 
 static int print_text(struct state *st, const struct kmsg_msg *m)
@@ -306,6 +315,48 @@ static void bad_record(struct state *st, struct tep_record *rec,
 		rec->ts, why);
 }
 
+/*
+ * The identifiers of @m in st->ids. Those of the message before are kept
+ * with what they were computed from (version, the flags that matter,
+ * number, component, modname, format): a run of one message, the rule in
+ * a burst, skips the hash of the format and the alias lookup.
+ */
+static int ids_of(struct state *st, const struct kmsg_msg *m, char *err,
+		  size_t errlen)
+{
+	unsigned int head[3] = {
+		m->version, m->flags & (KMSG_EVENT_TRUNCATED | KMSG_EVENT_WRAPPED),
+		m->number,
+	};
+	size_t lens[3] = { m->component.len, m->modname.len, m->fmt.len };
+	struct kmsg_strbuf *k = &st->ids_key;
+	size_t n = sizeof(head) + sizeof(lens) + lens[0] + lens[1] + lens[2];
+	char *p;
+
+	if (k->len == n && !memcmp(k->buf, head, sizeof(head)) &&
+	    !memcmp(k->buf + sizeof(head), lens, sizeof(lens)) &&
+	    !memcmp(k->buf + sizeof(head) + sizeof(lens), m->fmt.s, lens[2]) &&
+	    !memcmp(k->buf + n - lens[0] - lens[1], m->component.s, lens[0]) &&
+	    !memcmp(k->buf + n - lens[1], m->modname.s, lens[1]))
+		return 0;
+	k->len = 0;
+	/* curated aliases of automatic ids come from the docs database */
+	if (kmsg_msg_ids(m, st->aliases ? alias_lookup : NULL, st->aliases,
+			 &st->ids, err, errlen))
+		return -1;
+	if (kmsg_strbuf_reserve(k, n))
+		return 0;	/* not kept */
+	p = k->buf;
+	memcpy(p, head, sizeof(head));
+	memcpy(p += sizeof(head), lens, sizeof(lens));
+	memcpy(p += sizeof(lens), m->fmt.s, lens[2]);
+	memcpy(p += lens[2], m->component.s, lens[0]);
+	memcpy(p + lens[0], m->modname.s, lens[1]);
+	k->len = n;
+	k->buf[n] = '\0';
+	return 0;
+}
+
 /* One record of any event: print it if it is a wanted kmsg message */
 int handle_record(struct state *st, struct tep_record *rec)
 {
@@ -320,9 +371,7 @@ int handle_record(struct state *st, struct tep_record *rec)
 		bad_record(st, rec, err);
 		return 0;
 	}
-	/* curated aliases of automatic ids come from the docs database */
-	if (kmsg_msg_ids(&m, st->aliases ? alias_lookup : NULL, st->aliases,
-			 &st->ids, err, sizeof(err))) {
+	if (ids_of(st, &m, err, sizeof(err))) {
 		bad_record(st, rec, err);
 		return 0;
 	}
@@ -479,6 +528,7 @@ void state_free(struct state *st)
 	kmsg_docs_close(st->docs);
 	kmsg_strbuf_free(&st->line);
 	kmsg_strbuf_free(&st->text);
+	kmsg_strbuf_free(&st->ids_key);
 }
 
 int finish(struct state *st, int ret)

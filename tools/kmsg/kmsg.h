@@ -61,9 +61,14 @@ struct state {
 	struct kmsg_docs *docs;
 	struct alias_cache *aliases;	/* automatic id -> curated, from docs */
 	struct kmsg_ids ids;	/* of the message being printed */
+	/* what ids were computed from (ids_of()); valid when ids_key.len */
+	struct kmsg_strbuf ids_key;
 	struct journal_out *journal;	/* --journal, --export; else NULL */
 	/* live: called for a pid with no name yet, to look it up */
 	void (*comm_miss)(struct state *st, int pid);
+	/* the name of the last task looked up (comm_of()), or NULL */
+	const char *comm;
+	int comm_pid;
 };
 
 /*

@@ -626,37 +626,88 @@ const char *kmsg_docs_translation(struct kmsg_docs *d, const char *id,
 	return t;
 }
 
-int kmsg_docs_search(struct kmsg_docs *d, const char *query,
-		     int (*cb)(void *ctx, const char *id, const char *format,
-			       const char *description),
-		     void *ctx)
+/*
+ * Each row of @sql with ?1 bound to @arg: @row returns nonzero to stop.
+ * The number of rows, -EIO if @table cannot be read, -EINVAL on an error
+ * while stepping (@what: a malformed full-text query, a corrupt file).
+ */
+static int each_row(struct kmsg_docs *d, const char *sql, const char *arg,
+		    const char *table, const char *what,
+		    int (*row)(sqlite3_stmt *st, void *ctx), void *ctx)
 {
-	static const char sql[] =
-		"SELECT id, format, description FROM search WHERE search MATCH ?1 "
-		"ORDER BY rank, id";
 	unsigned long long saved;
 	sqlite3_stmt *st;
 	int rc, n = 0;
 
 	saved = work_begin(d);
 	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		sql_err(d, "table search");
+		sql_err(d, table);
 		work_end(d, saved);
 		return -EIO;
 	}
-	sqlite3_bind_text(st, 1, query, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		n++;
-		if (cb(ctx, (const char *)sqlite3_column_text(st, 0),
-		       (const char *)sqlite3_column_text(st, 1),
-		       (const char *)sqlite3_column_text(st, 2)))
+		if (row(st, ctx))
 			break;
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		sql_err(d, "search");
+		sql_err(d, what);
 	sqlite3_finalize(st);
 	work_end(d, saved);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : -EINVAL;
+}
+
+struct row_cb {
+	int (*tr)(void *ctx, const char *locale, const char *format);
+	int (*search)(void *ctx, const char *id, const char *format,
+		      const char *description);
+	void *ctx;
+};
+
+static int translation_row(sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+	const unsigned char *l = sqlite3_column_text(st, 0);
+	const unsigned char *f = sqlite3_column_text(st, 1);
+
+	if (!l || !f)
+		return 0;
+	return c->tr(c->ctx, (const char *)l, (const char *)f);
+}
+
+int kmsg_docs_translations(struct kmsg_docs *d, const char *id,
+			   int (*cb)(void *ctx, const char *locale,
+				     const char *format),
+			   void *ctx)
+{
+	struct row_cb c = { .tr = cb, .ctx = ctx };
+
+	return each_row(d, "SELECT locale, format FROM translations "
+			"WHERE id = ?1 ORDER BY locale", id,
+			"table translations", "table translations",
+			translation_row, &c);
+}
+
+static int search_row(sqlite3_stmt *st, void *ctx)
+{
+	const struct row_cb *c = ctx;
+
+	return c->search(c->ctx, (const char *)sqlite3_column_text(st, 0),
+			 (const char *)sqlite3_column_text(st, 1),
+			 (const char *)sqlite3_column_text(st, 2));
+}
+
+int kmsg_docs_search(struct kmsg_docs *d, const char *query,
+		     int (*cb)(void *ctx, const char *id, const char *format,
+			       const char *description),
+		     void *ctx)
+{
+	struct row_cb c = { .search = cb, .ctx = ctx };
+
+	return each_row(d, "SELECT id, format, description FROM search "
+			"WHERE search MATCH ?1 ORDER BY rank, id", query,
+			"table search", "search", search_row, &c);
 }
 
 int kmsg_docs_each(struct kmsg_docs *d, int (*cb)(void *ctx, const char *id),

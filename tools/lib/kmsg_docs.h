@@ -126,6 +126,17 @@ const char *kmsg_docs_translation(struct kmsg_docs *docs, const char *id,
 				  const char *locale);
 
 /*
+ * Every translation of @id (as the catalog gave it: the id of the docs
+ * row, not an automatic id), by locale: @cb gets the locale ("ja",
+ * "de_CH") and the translated format, unchecked, and returns nonzero to
+ * stop. The number of calls of @cb, or <0 (kmsg_docs_errmsg() says why).
+ */
+int kmsg_docs_translations(struct kmsg_docs *docs, const char *id,
+			   int (*cb)(void *ctx, const char *locale,
+				     const char *format),
+			   void *ctx);
+
+/*
  * Ids matching the full-text @query, best first; @cb returns nonzero to
  * stop.  The number of calls of @cb, or <0 (kmsg_docs_errmsg() says why:
  * also a query FTS5 does not take).

@@ -2,6 +2,7 @@
 /*
  * Decoding kmsg:kmsg trace records with libtraceevent
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,7 @@ int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 	}
 	ev->tep = tep;
 	ev->event = e;
+	ev->native = tep_is_file_bigendian(tep) == !!tep_is_bigendian();
 	if (!(ev->ip = field(e, "ip", false, err, errlen)) ||
 	    !(ev->version = field(e, "version", false, err, errlen)) ||
 	    !(ev->level = field(e, "level", false, err, errlen)) ||
@@ -78,10 +80,33 @@ bool kmsg_event_match(const struct kmsg_event *ev, struct tep_record *rec)
 static int get_num(const struct kmsg_event *ev, struct tep_record *rec,
 		   struct tep_format_field *f, unsigned long long *val)
 {
+	const char *p = (const char *)rec->data + f->offset;
+	uint32_t v4;
+	uint16_t v2;
+
 	if (f->offset < 0 || f->size <= 0 ||
 	    (long long)f->offset + f->size > rec->size)
 		return -1;
-	*val = tep_read_number(ev->tep, (char *)rec->data + f->offset, f->size);
+	/* the host's order: a load, not a call (7 fields a record) */
+	if (ev->native) {
+		switch (f->size) {
+		case 1:
+			*val = *(const uint8_t *)p;
+			return 0;
+		case 2:
+			memcpy(&v2, p, 2);
+			*val = v2;
+			return 0;
+		case 4:
+			memcpy(&v4, p, 4);
+			*val = v4;
+			return 0;
+		case 8:
+			memcpy(val, p, 8);
+			return 0;
+		}
+	}
+	*val = tep_read_number(ev->tep, p, f->size);
 	return 0;
 }
 

@@ -49,15 +49,21 @@ static void put_text(struct jcat *c, const char *s)
 		fputc('\n', c->f);
 }
 
-static void entry(struct jcat *c, const char *key, const struct kmsg_doc *d)
+/*
+ * The entry of @key: in @lang (a checked locale, NULL: the default one)
+ * with the subject @format, the translated one
+ */
+static void entry(struct jcat *c, const char *key, const struct kmsg_doc *d,
+		  const char *lang, const char *format)
 {
 	char mid[KMSG_JOURNAL_ID_LEN];
 
 	kmsg_journal_message_id(key, mid);
-	fprintf(c->f, "-- %s\nSubject: ", mid);
+	fprintf(c->f, "-- %s%s%s\nSubject: ", mid, lang ? " " : "",
+		lang ? lang : "");
 	put_line(c, d->id);
 	fputs(": ", c->f);
-	put_line(c, d->format);
+	put_line(c, format);
 	fputs("\nDefined-By: kmsg\nDocumentation: man:", c->f);
 	put_line(c, d->id);
 	fputs("(9)\n\n", c->f);
@@ -75,9 +81,66 @@ static void entry(struct jcat *c, const char *key, const struct kmsg_doc *d)
 	c->entries++;
 }
 
+/*
+ * A locale as journalctl looks it up: its LC_MESSAGES up to a '.' or '@',
+ * then without "_CC". So "ll" or "lll", and "_CC" (a territory: two
+ * capitals or three digits): "de", "de_CH", "es_419". Nothing else ever
+ * matches, and nothing else can end the "-- MESSAGEID LANG" line early.
+ */
+static bool jcatalog_locale(const char *s)
+{
+	size_t n = 0, t;
+
+	while (s[n] >= 'a' && s[n] <= 'z')
+		n++;
+	if (n < 2 || n > 3)
+		return false;
+	if (!s[n])
+		return true;
+	if (s[n++] != '_')
+		return false;
+	for (t = 0; s[n + t] >= 'A' && s[n + t] <= 'Z'; t++)
+		;
+	if (t == 2 && !s[n + t])
+		return true;
+	for (t = 0; s[n + t] >= '0' && s[n + t] <= '9'; t++)
+		;
+	return t == 3 && !s[n + t];
+}
+
+/* The translated entries of one documented message */
+struct jcat_tr {
+	struct jcat *c;
+	const struct kmsg_doc *d;
+};
+
+static int one_translation(void *ctx, const char *locale, const char *format)
+{
+	struct jcat_tr *t = ctx;
+	size_t i;
+
+	if (!jcatalog_locale(locale)) {
+		fputs("kmsg-doc: ", stderr);
+		fputs(t->d->id, stderr);
+		fputs(": translation of locale \"", stderr);
+		for (i = 0; locale[i] && i < 40; i++)
+			fputc(locale[i] > ' ' && locale[i] < 0x7f ? locale[i] : '?',
+			      stderr);
+		fputs("\" left out of the journal catalog: not a locale journalctl looks up (ll or ll_CC)\n",
+		      stderr);
+		return 0;
+	}
+	entry(t->c, t->d->id, t->d, locale, format);
+	/* the automatic id of the documented format: the same wording */
+	if (t->d->naliases && kmsg_id_is_auto(t->d->aliases[0].auto_id))
+		entry(t->c, t->d->aliases[0].auto_id, t->d, locale, format);
+	return t->c->err;
+}
+
 static int one(void *ctx, const char *id)
 {
 	struct jcat *c = ctx;
+	struct jcat_tr tr;
 	struct kmsg_doc d;
 	int i, ret = kmsg_docs_get(c->docs, id, &d);
 
@@ -92,10 +155,19 @@ static int one(void *ctx, const char *id)
 		kmsg_doc_free(&d);
 		return -EINVAL;
 	}
-	entry(c, d.id, &d);
+	entry(c, d.id, &d, NULL, d.format);
 	for (i = 0; i < d.naliases; i++)
 		if (kmsg_id_is_auto(d.aliases[i].auto_id))
-			entry(c, d.aliases[i].auto_id, &d);
+			entry(c, d.aliases[i].auto_id, &d, NULL, d.format);
+	/* one entry per translation: the subject translated, the rest not */
+	tr.c = c;
+	tr.d = &d;
+	ret = kmsg_docs_translations(c->docs, d.id, one_translation, &tr);
+	if (ret < 0) {
+		fprintf(stderr, "kmsg-doc: %s\n", kmsg_docs_errmsg(c->docs));
+		kmsg_doc_free(&d);
+		return ret;
+	}
 	kmsg_doc_free(&d);
 	if (c->err)
 		fprintf(stderr, "kmsg-doc: out of memory\n");

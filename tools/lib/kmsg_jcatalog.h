@@ -4,7 +4,9 @@
  * journal-catalog): DIR/kmsg.catalog, one entry per documented message,
  * keyed by the MESSAGE_ID of kmsg_journal.h, and one per automatic id it
  * documents (with the same text), so that journalctl -x explains entries
- * made with or without the database.
+ * made with or without the database. A translated message has one more
+ * entry per locale ("-- MESSAGEID de") for its id and the automatic id of
+ * its format: the same text under the translated format as Subject.
  */
 #ifndef KMSG_JCATALOG_H
 #define KMSG_JCATALOG_H

@@ -3,6 +3,8 @@
  * JSON output of kmsg messages
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "kmsg_json.h"
@@ -22,35 +24,38 @@ static int json_arg(struct kmsg_strbuf *out, const struct kmsg_arg *a)
 
 	switch (a->type) {
 	case KMSG_ARG_SIGNED:
-		return kmsg_strbuf_printf(out, "{\"type\":\"int\",\"value\":%lld}",
-					  a->s) < 0;
+		return kmsg_strbuf_putlit(out, "{\"type\":\"int\",\"value\":") ||
+		       kmsg_strbuf_puti(out, a->s) ||
+		       kmsg_strbuf_putc(out, '}') ? -ENOMEM : 0;
 	case KMSG_ARG_UNSIGNED:
-		return kmsg_strbuf_printf(out, "{\"type\":\"uint\",\"value\":%llu}",
-					  a->u) < 0;
+		return kmsg_strbuf_putlit(out, "{\"type\":\"uint\",\"value\":") ||
+		       kmsg_strbuf_putu(out, a->u, 0, ' ') ||
+		       kmsg_strbuf_putc(out, '}') ? -ENOMEM : 0;
 	case KMSG_ARG_CHAR:
 		c = (char)a->s;
-		if (kmsg_strbuf_puts(out, "{\"type\":\"char\",\"value\":") ||
-		    kmsg_json_str(out, &c, 1))
-			return -ENOMEM;
-		return kmsg_strbuf_putc(out, '}');
+		return kmsg_strbuf_putlit(out, "{\"type\":\"char\",\"value\":") ||
+		       kmsg_json_str(out, &c, 1) ||
+		       kmsg_strbuf_putc(out, '}') ? -ENOMEM : 0;
 	case KMSG_ARG_STRING:
+		return kmsg_strbuf_putlit(out, "{\"type\":\"string\",\"value\":") ||
+		       kmsg_json_str(out, a->str ? a->str : "", a->str_len) ||
+		       kmsg_strbuf_putc(out, '}') ? -ENOMEM : 0;
 	case KMSG_ARG_RENDERED:
-		if (kmsg_strbuf_printf(out, "{\"type\":\"%s\",\"value\":",
-				       a->type == KMSG_ARG_STRING ? "string" :
-				       "rendered") < 0 ||
-		    kmsg_json_str(out, a->str ? a->str : "", a->str_len))
-			return -ENOMEM;
-		return kmsg_strbuf_putc(out, '}');
+		return kmsg_strbuf_putlit(out, "{\"type\":\"rendered\",\"value\":") ||
+		       kmsg_json_str(out, a->str ? a->str : "", a->str_len) ||
+		       kmsg_strbuf_putc(out, '}') ? -ENOMEM : 0;
 	case KMSG_ARG_POINTER:
-		return kmsg_strbuf_printf(out, "{\"type\":\"pointer\",\"value\":\"0x%llx\"}",
-					  a->u) < 0;
+		return kmsg_strbuf_putlit(out, "{\"type\":\"pointer\",\"value\":\"0x") ||
+		       kmsg_strbuf_putx(out, a->u) ||
+		       kmsg_strbuf_putlit(out, "\"}") ? -ENOMEM : 0;
 	default:
-		return kmsg_strbuf_puts(out, "{\"type\":\"none\"}");
+		return kmsg_strbuf_putlit(out, "{\"type\":\"none\"}");
 	}
 }
 
 int kmsg_json_args(struct kmsg_strbuf *out, const struct kmsg_args *args)
 {
+	bool first = true;
 	int i;
 
 	if (kmsg_strbuf_putc(out, '['))
@@ -58,9 +63,10 @@ int kmsg_json_args(struct kmsg_strbuf *out, const struct kmsg_args *args)
 	for (i = 0; i < args->n; i++) {
 		if (args->v[i].type == KMSG_ARG_NONE)
 			continue;
-		if ((out->buf[out->len - 1] != '[' && kmsg_strbuf_putc(out, ',')) ||
+		if ((!first && kmsg_strbuf_putc(out, ',')) ||
 		    json_arg(out, &args->v[i]))
 			return -ENOMEM;
+		first = false;
 	}
 	return kmsg_strbuf_putc(out, ']') ? -ENOMEM : 0;
 }
@@ -74,50 +80,63 @@ int kmsg_json_msg(struct kmsg_strbuf *out, const struct kmsg_msg *m,
 	size_t comp_len;
 	int bad = 0;
 
+	/* no printf: every number by hand, every literal by its length */
 	comp = kmsg_ids_component(ids, &comp_len);
-	bad |= kmsg_strbuf_printf(out, "{\"timestamp\":%llu.%06llu,",
-				  m->ts / 1000000000ULL,
-				  m->ts % 1000000000ULL / 1000) < 0;
-	if (m->version >= 2 && m->seq != KMSG_SEQ_UNKNOWN)
-		bad |= kmsg_strbuf_printf(out, "\"seq\":%llu,", m->seq) < 0;
-	bad |= kmsg_strbuf_printf(out, "\"cpu\":%d,\"pid\":%d,\"comm\":",
-				  m->cpu, m->pid) < 0;
+	bad |= kmsg_strbuf_putlit(out, "{\"timestamp\":");
+	bad |= kmsg_strbuf_putu(out, m->ts / 1000000000ULL, 0, ' ');
+	bad |= kmsg_strbuf_putc(out, '.');
+	bad |= kmsg_strbuf_putu(out, m->ts % 1000000000ULL / 1000, 6, '0');
+	if (m->version >= 2 && m->seq != KMSG_SEQ_UNKNOWN) {
+		bad |= kmsg_strbuf_putlit(out, ",\"seq\":");
+		bad |= kmsg_strbuf_putu(out, m->seq, 0, ' ');
+	}
+	bad |= kmsg_strbuf_putlit(out, ",\"cpu\":");
+	bad |= kmsg_strbuf_puti(out, m->cpu);
+	bad |= kmsg_strbuf_putlit(out, ",\"pid\":");
+	bad |= kmsg_strbuf_puti(out, m->pid);
+	bad |= kmsg_strbuf_putlit(out, ",\"comm\":");
 	bad |= kmsg_json_str(out, comm ? comm : "", comm ? strlen(comm) : 0);
-	bad |= kmsg_strbuf_printf(out, ",\"level\":%u,\"level_name\":\"%s\",\"component\":",
-				  m->level, kmsg_level_name(m->level)) < 0;
+	bad |= kmsg_strbuf_putlit(out, ",\"level\":");
+	bad |= kmsg_strbuf_putu(out, m->level, 0, ' ');
+	bad |= kmsg_strbuf_putlit(out, ",\"level_name\":\"");
+	bad |= kmsg_strbuf_puts(out, kmsg_level_name(m->level));
+	bad |= kmsg_strbuf_putlit(out, "\",\"component\":");
 	bad |= kmsg_json_str(out, comp, comp_len);
-	if (ids->curated[0])
-		bad |= kmsg_strbuf_printf(out, ",\"number\":%u", ids->number) < 0;
+	if (ids->curated[0]) {
+		bad |= kmsg_strbuf_putlit(out, ",\"number\":");
+		bad |= kmsg_strbuf_putu(out, ids->number, 0, ' ');
+	}
 	if (m->version >= 2) {
-		bad |= kmsg_strbuf_puts(out, ",\"modname\":");
+		bad |= kmsg_strbuf_putlit(out, ",\"modname\":");
 		bad |= kmsg_json_str(out, m->modname.s, m->modname.len);
 	}
 	if (kmsg_ids_auto(ids)) {
-		bad |= kmsg_strbuf_puts(out, ",\"auto_id\":");
+		bad |= kmsg_strbuf_putlit(out, ",\"auto_id\":");
 		bad |= kmsg_json_str(out, ids->automatic, strlen(ids->automatic));
 	}
 	if (id) {
-		bad |= kmsg_strbuf_puts(out, ",\"id\":");
+		bad |= kmsg_strbuf_putlit(out, ",\"id\":");
 		bad |= kmsg_json_str(out, id, strlen(id));
 	}
-	bad |= kmsg_strbuf_puts(out, ",\"format\":");
+	bad |= kmsg_strbuf_putlit(out, ",\"format\":");
 	bad |= kmsg_json_str(out, m->fmt.s, m->fmt.len);
 	if (m->flags & KMSG_EVENT_WRAPPED) {
-		bad |= kmsg_strbuf_puts(out, ",\"wrapper_format\":");
+		bad |= kmsg_strbuf_putlit(out, ",\"wrapper_format\":");
 		bad |= kmsg_json_str(out, m->wrap_fmt.s, m->wrap_fmt.len);
 	}
-	bad |= kmsg_strbuf_puts(out, ",\"args\":");
+	bad |= kmsg_strbuf_putlit(out, ",\"args\":");
 	bad |= kmsg_json_args(out, args);
-	bad |= kmsg_strbuf_puts(out, ",\"text\":");
+	bad |= kmsg_strbuf_putlit(out, ",\"text\":");
 	bad |= kmsg_json_str(out, text, text_len);
 	if (m->device.len) {
-		bad |= kmsg_strbuf_puts(out, ",\"device\":");
+		bad |= kmsg_strbuf_putlit(out, ",\"device\":");
 		bad |= kmsg_json_str(out, m->device.s, m->device.len);
-		bad |= kmsg_strbuf_puts(out, ",\"driver\":");
+		bad |= kmsg_strbuf_putlit(out, ",\"driver\":");
 		bad |= kmsg_json_str(out, m->driver.s, m->driver.len);
 	}
-	bad |= kmsg_strbuf_printf(out, ",\"truncated\":%s}",
-				  m->flags & KMSG_EVENT_TRUNCATED ? "true" :
-				  "false") < 0;
+	if (m->flags & KMSG_EVENT_TRUNCATED)
+		bad |= kmsg_strbuf_putlit(out, ",\"truncated\":true}");
+	else
+		bad |= kmsg_strbuf_putlit(out, ",\"truncated\":false}");
 	return bad ? -ENOMEM : 0;
 }

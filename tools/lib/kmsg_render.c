@@ -595,7 +595,8 @@ static int count_arg(struct kmsg_args *args, const struct kmsg_arg *a)
 		args->dropped++;
 		return 1;
 	}
-	args->v[args->n++] = *a;
+	/* decoded in place: a is v[n] */
+	args->n++;
 	if (a->status == KMSG_ARG_MISSING) {
 		args->missing++;
 		return 1;
@@ -614,16 +615,18 @@ int kmsg_args_decode(const char *fmt, size_t fmt_len, const void *data, size_t l
 	struct kmsg_rec r = { data, data ? len : 0, 0, false };
 	int ls = norm_long_size(opts);
 	struct kmsg_spec sp;
-	struct kmsg_arg a;
+	struct kmsg_arg a, *pa;
 	int problems = 0;
 	size_t i = 0;
 
-	memset(args, 0, sizeof(*args));
+	/* the counts; not the 64 values (v[], last), set as they are found */
+	memset(args, 0, offsetof(struct kmsg_args, v));
 	while (i < f.len) {
-		if (f.s[i] != '%') {
-			i++;
-			continue;
-		}
+		const char *pct = memchr(f.s + i, '%', f.len - i);
+
+		if (!pct)
+			break;
+		i = pct - f.s;
 		parse_spec(&f, i, &sp, false);
 		i = sp.end;
 		if (sp.type == FT_INVALID) {
@@ -633,8 +636,10 @@ int kmsg_args_decode(const char *fmt, size_t fmt_len, const void *data, size_t l
 		}
 		if (sp.type == FT_PERCENT)
 			continue;
-		decode_one(&r, &sp, ls, &a);
-		problems += count_arg(args, &a);
+		/* into its place in v[], or aside when v[] is full */
+		pa = args->n < KMSG_ARGS_MAX ? &args->v[args->n] : &a;
+		decode_one(&r, &sp, ls, pa);
+		problems += count_arg(args, pa);
 	}
 	args->used = r.pos;
 	return problems;
@@ -713,11 +718,23 @@ static void out_number(struct kmsg_out *o, unsigned long long num,
 			field_width--;
 	}
 
-	/* digits in reverse order */
-	do {
-		tmp[i++] = hex_asc_upper[num % base] | locase;
-		num /= base;
-	} while (num);
+	/* digits from the end of tmp; constant bases divide faster */
+	if (base == 10) {
+		do {
+			tmp[sizeof(tmp) - ++i] = '0' + num % 10;
+			num /= 10;
+		} while (num);
+	} else if (base == 16) {
+		do {
+			tmp[sizeof(tmp) - ++i] = hex_asc_upper[num & 15] | locase;
+			num >>= 4;
+		} while (num);
+	} else {
+		do {
+			tmp[sizeof(tmp) - ++i] = hex_asc_upper[num % base] | locase;
+			num /= base;
+		} while (num);
+	}
 
 	if (i > precision)
 		precision = i;
@@ -739,8 +756,7 @@ static void out_number(struct kmsg_out *o, unsigned long long num,
 		field_width = 0;
 	}
 	out_fill(o, '0', precision - i);
-	while (--i >= 0)
-		out_putc(o, tmp[i]);
+	out_putn(o, tmp + sizeof(tmp) - i, i);
 	out_fill(o, ' ', field_width);
 }
 
@@ -1073,8 +1089,9 @@ int kmsg_render(struct kmsg_strbuf *out, const char *fmt, size_t fmt_len,
 	/* make sure out is a NUL-terminated string even for empty output */
 	out_putn(&o, "", 0);
 	while (i < f.len && !o.err) {
-		for (j = i; j < f.len && f.s[j] != '%'; j++)
-			;
+		const char *pct = memchr(f.s + i, '%', f.len - i);
+
+		j = pct ? (size_t)(pct - f.s) : f.len;
 		if (j > i) {
 			out_putn(&o, f.s + i, j - i);
 			i = j;

@@ -95,7 +95,6 @@ struct kmsg_arg {
 #define KMSG_ARGS_MAX 64
 
 struct kmsg_args {
-	struct kmsg_arg v[KMSG_ARGS_MAX];
 	int n;			/* value-taking conversions stored in v[] (no %%) */
 	int missing;		/* conversions whose value was not in the record (short record) */
 	bool invalid;		/* an invalid conversion (%n, unknown) stopped decoding */
@@ -103,6 +102,8 @@ struct kmsg_args {
 	/* extensions */
 	int unterminated;	/* strings without NUL (counted apart from missing) */
 	int dropped;		/* value-taking conversions beyond KMSG_ARGS_MAX */
+	/* last: only v[0] to v[n - 1] are set, the rest is never read */
+	struct kmsg_arg v[KMSG_ARGS_MAX];
 };
 
 struct kmsg_render_opts {

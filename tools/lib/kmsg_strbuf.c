@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,7 @@
 
 #include "kmsg_strbuf.h"
 
-/* Make room for n more bytes plus the terminating NUL. */
-static int kmsg_strbuf_grow(struct kmsg_strbuf *sb, size_t n)
+int kmsg_strbuf_grow(struct kmsg_strbuf *sb, size_t n)
 {
 	size_t need, cap;
 	char *p;
@@ -40,30 +40,9 @@ static int kmsg_strbuf_grow(struct kmsg_strbuf *sb, size_t n)
 	return 0;
 }
 
-int kmsg_strbuf_putn(struct kmsg_strbuf *sb, const char *s, size_t n)
-{
-	if (kmsg_strbuf_grow(sb, n))
-		return -ENOMEM;
-	if (n)
-		memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-	return 0;
-}
-
-int kmsg_strbuf_putc(struct kmsg_strbuf *sb, char c)
-{
-	return kmsg_strbuf_putn(sb, &c, 1);
-}
-
-int kmsg_strbuf_puts(struct kmsg_strbuf *sb, const char *s)
-{
-	return kmsg_strbuf_putn(sb, s, strlen(s));
-}
-
 int kmsg_strbuf_fill(struct kmsg_strbuf *sb, char c, size_t n)
 {
-	if (kmsg_strbuf_grow(sb, n))
+	if (kmsg_strbuf_reserve(sb, n))
 		return -ENOMEM;
 	memset(sb->buf + sb->len, c, n);
 	sb->len += n;
@@ -74,15 +53,52 @@ int kmsg_strbuf_fill(struct kmsg_strbuf *sb, char c, size_t n)
 int kmsg_strbuf_putu(struct kmsg_strbuf *sb, unsigned long long v,
 		     int width, char pad)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char tmp[24];
 	int n = 0;
 
-	do {
-		tmp[sizeof(tmp) - 1 - n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	/* two digits a division */
+	while (v >= 100) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		n += 2;
+		memcpy(tmp + sizeof(tmp) - n, pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		n += 2;
+		memcpy(tmp + sizeof(tmp) - n, pairs + 2 * v, 2);
+	} else {
+		tmp[sizeof(tmp) - ++n] = '0' + v;
+	}
 	if (width > n && kmsg_strbuf_fill(sb, pad, width - n))
 		return -ENOMEM;
+	return kmsg_strbuf_putn(sb, tmp + sizeof(tmp) - n, n);
+}
+
+int kmsg_strbuf_puti(struct kmsg_strbuf *sb, long long v)
+{
+	if (v >= 0)
+		return kmsg_strbuf_putu(sb, v, 0, ' ');
+	/* 0 - v as unsigned: LLONG_MIN too */
+	if (kmsg_strbuf_putc(sb, '-'))
+		return -ENOMEM;
+	return kmsg_strbuf_putu(sb, 0ULL - (unsigned long long)v, 0, ' ');
+}
+
+int kmsg_strbuf_putx(struct kmsg_strbuf *sb, unsigned long long v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = hex[v & 15];
+		v >>= 4;
+	} while (v);
 	return kmsg_strbuf_putn(sb, tmp + sizeof(tmp) - n, n);
 }
 
@@ -91,17 +107,24 @@ int kmsg_strbuf_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	/* into the room there is; only when it does not fit, twice */
+	if (kmsg_strbuf_reserve(sb, 64))
 		return -ENOMEM;
-	if (kmsg_strbuf_grow(sb, (size_t)n))
-		return -ENOMEM;
-
 	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
 	va_end(ap);
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
+		return -ENOMEM;
+	}
+	if ((size_t)n >= sb->cap - sb->len) {
+		sb->buf[sb->len] = '\0';
+		if (kmsg_strbuf_reserve(sb, (size_t)n))
+			return -ENOMEM;
+		va_start(ap, fmt);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	sb->len += (size_t)n;
 	return 0;
 }
@@ -145,39 +168,99 @@ static size_t utf8_len(const unsigned char *s, size_t len)
 	return n;
 }
 
+/*
+ * The bytes that go into a JSON string as they are: printable ASCII but
+ * '"' and '\\'. Every other byte takes the slow path below.
+ */
+static const unsigned char json_plain[256] = {
+	/* ' ' to '~' but '"' (0x22) and '\\' (0x5c) */
+	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7e] = 1,
+};
+
+/* The longest escape of one byte: \u00XX */
+#define JSON_ESC_MAX	6
+
+static char *json_esc(char *d, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	*d++ = '\\';
+	switch (c) {
+	case '"':
+	case '\\':
+		*d++ = c;
+		break;
+	case '\n':
+		*d++ = 'n';
+		break;
+	case '\t':
+		*d++ = 't';
+		break;
+	default:
+		/* control characters, DEL, and bytes that are not UTF-8 */
+		*d++ = 'u';
+		*d++ = '0';
+		*d++ = '0';
+		*d++ = hex[c >> 4];
+		*d++ = hex[c & 15];
+	}
+	return d;
+}
+
+/*
+ * Does one of the 8 bytes of @x need escaping (or UTF-8 checking): below
+ * 0x20, '"', '\\', 0x7f or above? Each test is exact for "any byte".
+ */
+static inline bool word_special(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+
+	return (((x - ones * 0x20) & ~x) |	/* < 0x20 */
+		((q - ones) & ~q) |		/* == '"' */
+		((b - ones) & ~b) |		/* == '\\' */
+		((x & ~high) + ones) | x)	/* >= 0x7f */
+		& high;
+}
+
 int kmsg_json_str(struct kmsg_strbuf *out, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, n;
-	int ret = kmsg_strbuf_putc(out, '"');
+	uint64_t w;
+	char *d;
 
-	while (!ret && i < len) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\') {
-			ret = kmsg_strbuf_putc(out, '\\');
-			if (!ret)
-				ret = kmsg_strbuf_putc(out, c);
-			i++;
-		} else if (c == '\n') {
-			ret = kmsg_strbuf_puts(out, "\\n");
-			i++;
-		} else if (c == '\t') {
-			ret = kmsg_strbuf_puts(out, "\\t");
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			ret = kmsg_strbuf_printf(out, "\\u%04x", c) < 0;
-			i++;
-		} else if ((n = utf8_len(s + i, len - i))) {
-			ret = kmsg_strbuf_putn(out, str + i, n);
+	/* room for the worst case, every byte escaped: one check */
+	if (len > (SIZE_MAX - 2) / JSON_ESC_MAX ||
+	    kmsg_strbuf_reserve(out, len * JSON_ESC_MAX + 2))
+		return -ENOMEM;
+	d = out->buf + out->len;
+	*d++ = '"';
+	while (i < len) {
+		/* bytes that need no escaping: 8 at a time, then one by one */
+		while (len - i >= 8) {
+			memcpy(&w, s + i, 8);
+			if (word_special(w))
+				break;
+			memcpy(d, &w, 8);
+			d += 8;
+			i += 8;
+		}
+		while (i < len && json_plain[s[i]])
+			*d++ = s[i++];
+		if (i == len)
+			break;
+		if (s[i] >= 0x80 && (n = utf8_len(s + i, len - i))) {
+			memcpy(d, s + i, n);
+			d += n;
 			i += n;
 		} else {
-			/* not UTF-8: the code point of the byte's value */
-			ret = kmsg_strbuf_printf(out, "\\u%04x", c) < 0;
-			i++;
+			d = json_esc(d, s[i++]);
 		}
 	}
-	if (!ret)
-		ret = kmsg_strbuf_putc(out, '"');
-	return ret ? -ENOMEM : 0;
+	*d++ = '"';
+	*d = '\0';
+	out->len = d - out->buf;
+	return 0;
 }

@@ -10,21 +10,69 @@
 #ifndef KMSG_STRBUF_H
 #define KMSG_STRBUF_H
 
+#include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 struct kmsg_strbuf {
 	char *buf;
 	size_t len, cap;
 };
 
-int kmsg_strbuf_putc(struct kmsg_strbuf *sb, char c);
-int kmsg_strbuf_puts(struct kmsg_strbuf *sb, const char *s);
-int kmsg_strbuf_putn(struct kmsg_strbuf *sb, const char *s, size_t n);
+/* Make room for @n more bytes and the NUL (the slow path of reserve) */
+int kmsg_strbuf_grow(struct kmsg_strbuf *sb, size_t n);
+
+/*
+ * Make room for @n more bytes and the terminating NUL: then up to @n
+ * bytes may be written at buf + len directly (len advanced, buf[len] set
+ * to '\0' by the writer). The capacity at least doubles when it grows.
+ */
+static inline int kmsg_strbuf_reserve(struct kmsg_strbuf *sb, size_t n)
+{
+	/* len < cap whenever cap: the NUL fits */
+	if (sb->cap && n < sb->cap - sb->len)
+		return 0;
+	return kmsg_strbuf_grow(sb, n);
+}
+
+static inline int kmsg_strbuf_putn(struct kmsg_strbuf *sb, const char *s,
+				   size_t n)
+{
+	if (kmsg_strbuf_reserve(sb, n))
+		return -ENOMEM;
+	if (n)
+		memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+static inline int kmsg_strbuf_putc(struct kmsg_strbuf *sb, char c)
+{
+	if (kmsg_strbuf_reserve(sb, 1))
+		return -ENOMEM;
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+static inline int kmsg_strbuf_puts(struct kmsg_strbuf *sb, const char *s)
+{
+	return kmsg_strbuf_putn(sb, s, strlen(s));
+}
+
+/* A string literal, its length known at compile time */
+#define kmsg_strbuf_putlit(sb, lit) \
+	kmsg_strbuf_putn(sb, "" lit, sizeof(lit) - 1)
 /* Append n copies of c. */
 int kmsg_strbuf_fill(struct kmsg_strbuf *sb, char c, size_t n);
 /* @v in decimal, padded on the left with @pad to @width (no printf) */
 int kmsg_strbuf_putu(struct kmsg_strbuf *sb, unsigned long long v,
 		     int width, char pad);
+/* @v in decimal, with a '-' if negative */
+int kmsg_strbuf_puti(struct kmsg_strbuf *sb, long long v);
+/* @v in lowercase hexadecimal, without "0x" */
+int kmsg_strbuf_putx(struct kmsg_strbuf *sb, unsigned long long v);
 /* Only ever call this with a literal format of our own. */
 int kmsg_strbuf_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -94,6 +94,49 @@ listed=$(journalctl --root "$tmp/root" --list-catalog 2> /dev/null | grep -c ' k
 [ "$entries" -gt 0 ] && [ "$entries" = "$listed" ] && ! grep -qi "warn\|fail\|invalid" "$tmp/update.out"
 ok $? "journalctl --list-catalog lists all $entries entries"
 
+# translations: one entry per locale, "-- MESSAGEID LANG", the subject
+# translated, the same MESSAGE_ID as the untranslated entry
+cat=$tmp/root/usr/lib/systemd/catalog/kmsg.catalog
+mid=$(grep -B1 '^Subject: kmsgtest.2: device %x not online$' "$cat" | sed -n 's/^-- \([0-9a-f]\{32\}\)$/\1/p')
+[ -n "$mid" ] && grep -A1 "^-- $mid de\$" "$cat" | grep -q '^Subject: kmsgtest.2: Gerät %x ist nicht online$' &&
+	grep -A1 "^-- $mid ja\$" "$cat" | grep -q '^Subject: kmsgtest.2: デバイス %1\$x はオンラインではありません$'
+ok $? "journal-catalog: translated entries (de, ja) of kmsgtest.2, its subject translated"
+! grep -v '^-- [0-9a-f]\{32\}\( [a-z]\{2,3\}\(_[A-Z][A-Z]\|_[0-9]\{3\}\)\?\)\?$' "$cat" | grep -q '^-- '
+ok $? "journal-catalog: every entry line is a MESSAGE_ID and at most a locale"
+# a locale from the database is checked: one journalctl never looks up
+# ("sr@latin") or that would end the line is left out, with a warning
+cp "$db" "$tmp/bad.db"
+sqlite3 "$tmp/bad.db" "INSERT INTO translations VALUES
+	('kmsgtest.2', 'sr@latin', 'x', 'f', 1),
+	('kmsgtest.2', 'de' || char(10) || '-- 00000000000000000000000000000000', 'y', 'f', 1),
+	('kmsgtest.2', 'fr_FR', 'z %x', 'f', 1)" &&
+	mkdir -p "$tmp/bad" &&
+	"$tools/kmsg-doc" journal-catalog --db "$tmp/bad.db" "$tmp/bad" > /dev/null 2> "$tmp/bad.err" &&
+	[ "$(grep -c 'kmsgtest.2: translation of locale .* left out' "$tmp/bad.err")" = 2 ] &&
+	grep -q 'locale "sr@latin"' "$tmp/bad.err" &&
+	! grep -q '^-- 0\{32\}' "$tmp/bad/kmsg.catalog" &&
+	! grep -v '^-- [0-9a-f]\{32\}\( [a-z]\{2,3\}\(_[A-Z][A-Z]\|_[0-9]\{3\}\)\?\)\?$' "$tmp/bad/kmsg.catalog" | grep -q '^-- ' &&
+	grep -A1 "^-- $mid fr_FR\$" "$tmp/bad/kmsg.catalog" | grep -q '^Subject: kmsgtest.2: z %x$'
+rc=$?
+ok $rc "journal-catalog: locales journalctl cannot look up, or that would end the line, left out with a warning"
+[ $rc = 0 ] || diag < "$tmp/bad.err"
+
+# journalctl picks the entry of LC_MESSAGES: a de_DE locale of the
+# test's own (LOCPATH), as the machine may have none installed
+mkdir -p "$tmp/locale"
+if localedef -i de_DE -f UTF-8 "$tmp/locale/de_DE.UTF-8" > /dev/null 2>&1 &&
+   LOCPATH=$tmp/locale LC_ALL=de_DE.UTF-8 locale 2>&1 | grep -q '^LC_MESSAGES="de_DE.UTF-8"' &&
+   ! LOCPATH=$tmp/locale LC_ALL=de_DE.UTF-8 locale 2>&1 >/dev/null | grep -q .; then
+	LOCPATH=$tmp/locale LC_ALL=de_DE.UTF-8 journalctl --root "$tmp/root" \
+		--list-catalog > "$tmp/list.de" 2>&1
+	grep -q ' kmsgtest.2: Gerät %x ist nicht online$' "$tmp/list.de"
+	ok $? "journalctl --list-catalog in de_DE.UTF-8 lists the translated subject"
+	de=true
+else
+	skip "journalctl in de_DE.UTF-8: no de_DE locale (localedef, Debian package locales)"
+	de=false
+fi
+
 # journalctl -x FILE: the explanations, with the test's catalog database
 explain() {	# explain JOURNAL OUT
 	unshare -m /bin/sh -c 'mount --bind "$1" /var/lib/systemd/catalog &&
@@ -114,8 +157,20 @@ if $ns; then
 	rc=$?
 	ok $rc "journalctl -x explains the entries (Subject, Defined-By, Documentation, description, user response)"
 	[ $rc = 0 ] || head -n 40 "$tmp/x.out" | diag
+	if $de; then
+		(export LOCPATH=$tmp/locale && unset LC_ALL LC_MESSAGES &&
+		 export LANG=de_DE.UTF-8 && explain "$tmp/local.journal" "$tmp/x.de")
+		grep -q 'Subject: kmsgtest.2: Gerät %x ist nicht online' "$tmp/x.de" &&
+			grep -q 'Documentation: man:kmsgtest.2(9)' "$tmp/x.de"
+		rc=$?
+		ok $rc "LANG=de_DE.UTF-8 journalctl -x explains with the German subject"
+		[ $rc = 0 ] || head -n 40 "$tmp/x.de" | diag
+	else
+		skip "LANG=de_DE.UTF-8 journalctl -x: no de_DE locale"
+	fi
 else
 	skip "journalctl -x: needs root and unshare -m for the catalog database"
+	skip "LANG=de_DE.UTF-8 journalctl -x: needs root and unshare -m"
 fi
 
 # the fleet: systemd-journal-upload to systemd-journal-remote on loopback

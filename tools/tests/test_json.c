@@ -49,6 +49,187 @@ static void test_all_bytes(void)
 	ok(!bad, "each of the 256 byte values gives a quoted ASCII JSON string");
 }
 
+/* Length of a valid UTF-8 sequence at s, else 0: the slow way */
+static size_t ref_utf8(const unsigned char *s, size_t len)
+{
+	unsigned long cp;
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* The escaping, one byte at a time with snprintf: what it must give */
+static size_t ref_json(char *d, const unsigned char *s, size_t len)
+{
+	size_t i = 0, o = 0, n;
+
+	d[o++] = '"';
+	while (i < len) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			d[o++] = '\\';
+			d[o++] = c;
+			i++;
+		} else if (c == '\n' || c == '\t') {
+			d[o++] = '\\';
+			d[o++] = c == '\n' ? 'n' : 't';
+			i++;
+		} else if (c >= 0x20 && c < 0x7f) {
+			d[o++] = c;
+			i++;
+		} else if (c >= 0x80 && (n = ref_utf8(s + i, len - i))) {
+			memcpy(d + o, s + i, n);
+			o += n;
+			i += n;
+		} else {
+			o += snprintf(d + o, 7, "\\u%04x", c);
+			i++;
+		}
+	}
+	d[o++] = '"';
+	d[o] = '\0';
+	return o;
+}
+
+/*
+ * Runs of bytes that need no escaping mixed with bytes that do (controls,
+ * quotes, UTF-8 valid, cut and invalid) at every position, appended after
+ * every prefix length from 0 to 300 bytes, so that the string crosses
+ * each growth of the buffer (64, 128, 256, ... bytes) at every offset:
+ * the same bytes as the reference, the prefix kept, NUL-terminated.
+ */
+static void test_runs(void)
+{
+	static const char * const pieces[] = {
+		"abc", "\"", "\\", "\n", "\t", "\x01", "\x1f", "\x7f", "\xc3\xa9",
+		"\xe2\x80\xa8", "\xf0\x9f\x98\x80", "\xc3", "\xe2\x80", "\xff",
+		"\x80", "\xed\xa0\x80", " ", "~", "0123456789abcdef0123456789",
+	};
+	unsigned char in[512];
+	char want[512 * 6 + 3], prefix[301];
+	struct kmsg_strbuf out = { 0 };
+	unsigned int seed = 1;
+	int t, pre, bad = 0, cases = 0;
+	size_t len, wlen, p;
+
+	memset(prefix, 'p', sizeof(prefix));
+	for (t = 0; t < 200; t++) {
+		/* a random sequence of pieces, up to about 200 bytes */
+		len = 0;
+		while (len < (size_t)(t % 50) * 4) {
+			seed = seed * 1103515245 + 12345;
+			p = (seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]));
+			memcpy(in + len, pieces[p], strlen(pieces[p]));
+			len += strlen(pieces[p]);
+		}
+		wlen = ref_json(want, in, len);
+		for (pre = 0; pre <= 300; pre += t % 7 + 1) {
+			kmsg_strbuf_free(&out);
+			if (pre && kmsg_strbuf_putn(&out, prefix, pre)) {
+				bad++;
+				continue;
+			}
+			cases++;
+			if (kmsg_json_str(&out, (const char *)in, len) ||
+			    out.len != pre + wlen ||
+			    memcmp(out.buf, prefix, pre) ||
+			    memcmp(out.buf + pre, want, wlen) ||
+			    out.buf[out.len] != '\0') {
+				if (!bad)
+					printf("# case %d, prefix %d: got %s, want %s\n",
+					       t, pre, out.buf ? out.buf + pre : "(null)",
+					       want);
+				bad++;
+			}
+		}
+	}
+	kmsg_strbuf_free(&out);
+	ok(!bad && cases > 1000,
+	   "runs of plain and escaped bytes, at every buffer boundary (%d cases)",
+	   cases);
+
+	/* the worst case: every byte 6 bytes long, the buffer exactly full */
+	memset(in, 1, 300);
+	for (len = 0, bad = 0; len <= 300; len++) {
+		wlen = ref_json(want, in, len);
+		kmsg_strbuf_free(&out);
+		if (kmsg_json_str(&out, (const char *)in, len) ||
+		    out.len != wlen || strcmp(out.buf, want))
+			bad++;
+	}
+	kmsg_strbuf_free(&out);
+	ok(!bad, "strings of control characters only, 0 to 300 bytes");
+}
+
+/* puti and putx, which the JSON numbers use instead of printf */
+static void test_numbers(void)
+{
+	struct kmsg_strbuf out = { 0 };
+	int bad = 0;
+
+	bad |= kmsg_strbuf_puti(&out, 0) || kmsg_strbuf_putc(&out, ' ');
+	bad |= kmsg_strbuf_puti(&out, -1) || kmsg_strbuf_putc(&out, ' ');
+	bad |= kmsg_strbuf_puti(&out, -9223372036854775807LL - 1) ||
+	       kmsg_strbuf_putc(&out, ' ');
+	bad |= kmsg_strbuf_puti(&out, 9223372036854775807LL) ||
+	       kmsg_strbuf_putc(&out, ' ');
+	bad |= kmsg_strbuf_putx(&out, 0) || kmsg_strbuf_putc(&out, ' ');
+	bad |= kmsg_strbuf_putx(&out, 0xdeadbeefULL) || kmsg_strbuf_putc(&out, ' ');
+	bad |= kmsg_strbuf_putx(&out, ~0ULL) || kmsg_strbuf_putc(&out, ' ');
+	bad |= kmsg_strbuf_putu(&out, 42, 6, '0') || kmsg_strbuf_putc(&out, ' ');
+	bad |= kmsg_strbuf_printf(&out, "%s-%d", "xy", 7);
+	ok(!bad && !strcmp(out.buf, "0 -1 -9223372036854775808 9223372036854775807 0 deadbeef ffffffffffffffff 000042 xy-7"),
+	   "decimal and hexadecimal numbers by hand, and printf, appended");
+	kmsg_strbuf_free(&out);
+}
+
+/* putu against printf: each power of ten and its neighbours, padded */
+static void test_putu(void)
+{
+	unsigned long long p = 1, v[3];
+	struct kmsg_strbuf out = { 0 };
+	char want[64];
+	int i, k, bad = 0, n = 0;
+
+	for (i = 0; i < 20; i++, p *= 10) {
+		v[0] = p - 1;
+		v[1] = p;
+		v[2] = p + 7;
+		for (k = 0; k < 3; k++, n++) {
+			out.len = 0;
+			snprintf(want, sizeof(want), "%0*llu", i % 8, v[k]);
+			if (kmsg_strbuf_putu(&out, v[k], i % 8, '0') ||
+			    strcmp(out.buf, want))
+				bad++;
+		}
+	}
+	out.len = 0;
+	snprintf(want, sizeof(want), "%llu", ~0ULL);
+	bad += kmsg_strbuf_putu(&out, ~0ULL, 0, ' ') || strcmp(out.buf, want);
+	kmsg_strbuf_free(&out);
+	ok(!bad, "putu gives printf's digits for %d values, 0 to 2^64 - 1", n + 1);
+}
+
 static void test_msg(void)
 {
 	static const unsigned char argbuf[4] = { 0x11, 0x47, 0, 0 };
@@ -204,6 +385,9 @@ int main(void)
 	ok(json_is("\xc0\xaf", 2, "\"\\u00c0\\u00af\""), "overlong UTF-8 refused");
 	ok(json_is("\xed\xa0\x80", 3, "\"\\u00ed\\u00a0\\u0080\""), "UTF-16 surrogate refused");
 	test_all_bytes();
+	test_runs();
+	test_numbers();
+	test_putu();
 	test_msg();
 	test_v2();
 	return tap_done();
