@@ -860,7 +860,6 @@ static void out_symbol(struct kmsg_out *o, unsigned long long ptr, char ext,
 	kmsg_strbuf_free(&sym);
 }
 
-/* pointer() for the raw-address extensions, as with no_hash_pointers */
 /* error_string(): a string printed where a pointer was, as ptr_to_id() does */
 static void out_error_string(struct kmsg_out *o, const char *s,
 			     struct kmsg_nspec spec)
@@ -870,6 +869,10 @@ static void out_error_string(struct kmsg_out *o, const char *s,
 	out_string(o, s, strlen(s), spec);
 }
 
+/*
+ * pointer() for the raw-address extensions, as with no_hash_pointers, and
+ * the strings printk() printed instead of a value (opts->ptrval, pk_error)
+ */
 static void out_pointer(struct kmsg_out *o, unsigned long long ptr, char ext,
 			struct kmsg_nspec spec)
 {
