@@ -71,6 +71,36 @@ static int alias(void *ctx, const char *auto_id, char *curated, size_t size)
 	return 0;
 }
 
+/*
+ * The caches kept from input to input (parsed formats, a site's JSON) give
+ * the same text and JSON as none: a stale entry would show here.
+ */
+static void same_cached(const struct kmsg_msg *m, const struct kmsg_ids *ids,
+			const struct kmsg_render_opts *opts,
+			const struct kmsg_strbuf *text,
+			const struct kmsg_strbuf *json)
+{
+	static struct kmsg_fmt_cache *fc;
+	static struct kmsg_json_cache jc;
+	struct kmsg_render_opts o = *opts;
+	struct kmsg_strbuf t = { 0 }, j = { 0 };
+	struct kmsg_args *args = malloc(sizeof(*args));
+
+	if (!fc)
+		fc = kmsg_fmt_cache_new();
+	if (!fc || !args)
+		abort();
+	o.fmt_cache = fc;
+	kmsg_msg_text(&t, m, NULL, &o, args);
+	kmsg_json_msg(&j, &jc, m, ids, "comm", t.buf ? t.buf : "", t.len, args);
+	if (t.len != text->len || (t.len && memcmp(t.buf, text->buf, t.len)) ||
+	    j.len != json->len || (j.len && memcmp(j.buf, json->buf, j.len)))
+		abort();
+	kmsg_strbuf_free(&t);
+	kmsg_strbuf_free(&j);
+	free(args);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kmsg_render_opts opts = { .long_size = 8, .symbolic_errname = true };
@@ -109,8 +139,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				 &args);
 		text.len = 0;
 		kmsg_msg_text(&text, &m, NULL, &opts, &args);
-		kmsg_json_msg(&json, &m, &ids, "comm", text.buf ? text.buf : "",
-			      text.len, &args);
+		kmsg_json_msg(&json, NULL, &m, &ids, "comm",
+			      text.buf ? text.buf : "", text.len, &args);
+		same_cached(&m, &ids, &opts, &text, &json);
 		/* the journal entry and its export form (--export) */
 		if (!kmsg_journal_msg(&je, &m, &ids, "comm",
 				      text.buf ? text.buf : "", text.len,

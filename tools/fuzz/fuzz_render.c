@@ -30,6 +30,29 @@ static int lookup(void *ctx, unsigned long long addr, const char **name,
 	return 0;
 }
 
+/* Parsed formats kept from input to input render the same text. */
+static void same_cached(const char *fmt, size_t fmt_len, const void *rec,
+			size_t len, const struct kmsg_render_opts *opts,
+			const struct kmsg_strbuf *want)
+{
+	static struct kmsg_fmt_cache *cache;
+	static struct kmsg_args args;
+	struct kmsg_render_opts o = *opts;
+	struct kmsg_strbuf out = { 0 };
+
+	if (!cache)
+		cache = kmsg_fmt_cache_new();
+	if (!cache)
+		abort();
+	o.fmt_cache = cache;
+	kmsg_args_decode(fmt, fmt_len, rec, len, &o, &args);
+	kmsg_render(&out, fmt, fmt_len, &args, &o);
+	if (out.len != want->len ||
+	    (out.len && memcmp(out.buf, want->buf, out.len)))
+		abort();
+	kmsg_strbuf_free(&out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kmsg_render_opts opts = { .lookup_symbol = lookup };
@@ -53,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(base + shift, data + 3 + fmt_len, args_len);
 	kmsg_args_decode(fmt, fmt_len, base + shift, args_len, &opts, &args);
 	kmsg_render(&out, fmt, fmt_len, &args, &opts);
+	same_cached(fmt, fmt_len, base + shift, args_len, &opts, &out);
 	/* without options: 8-byte longs, no symbols */
 	kmsg_args_decode(fmt, fmt_len, base + shift, args_len, NULL, &args);
 	out.len = 0;

@@ -253,7 +253,8 @@ static int print_json(struct state *st, const struct kmsg_msg *m,
 		      const struct kmsg_args *args)
 {
 	st->line.len = 0;
-	if (kmsg_json_msg(&st->line, m, &st->ids, comm_of(st, m->pid),
+	if (kmsg_json_msg(&st->line, &st->json_cache, m, &st->ids,
+			  comm_of(st, m->pid),
 			  st->text.buf, st->text.len, args) ||
 	    (st->opt->explain && json_explain(st)) ||
 	    kmsg_strbuf_putc(&st->line, '\n'))
@@ -506,6 +507,8 @@ int state_init(struct state *st, struct options *o,
 	}
 	st->ropts.long_size = tep_get_long_size(tep) ?: (int)sizeof(long);
 	st->ropts.symbolic_errname = !o->errno_numbers;
+	/* without it (no memory), each format is parsed twice a message */
+	st->ropts.fmt_cache = kmsg_fmt_cache_new();
 	st->use_color = o->color == COLOR_ALWAYS ||
 		(o->color == COLOR_AUTO && isatty(STDOUT_FILENO));
 	if (open_docs(&st->docs, o))
@@ -525,6 +528,8 @@ void state_free(struct state *st)
 {
 	journal_close(st);
 	free(st->aliases);
+	kmsg_fmt_cache_free(st->ropts.fmt_cache);
+	kmsg_json_cache_free(&st->json_cache);
 	kmsg_docs_close(st->docs);
 	kmsg_strbuf_free(&st->line);
 	kmsg_strbuf_free(&st->text);

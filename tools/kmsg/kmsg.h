@@ -12,6 +12,7 @@
 
 #include "kmsg_event.h"
 #include "kmsg_id.h"
+#include "kmsg_json.h"
 #include "kmsg_render.h"
 #include "kmsg_strbuf.h"
 
@@ -53,6 +54,7 @@ struct state {
 	struct kmsg_render_opts ropts;
 	struct tep_handle *tep;
 	struct kmsg_strbuf line, text;
+	struct kmsg_json_cache json_cache;
 	long shown;
 	unsigned long long lost;
 	long bad;

@@ -52,6 +52,15 @@ int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 	    !(ev->driver = field(e, "driver", true, err, errlen)) ||
 	    !(ev->device = field(e, "device", true, err, errlen)))
 		return -1;
+	/* read as the other fields are: a load, not a call */
+	ev->common_type = tep_find_common_field(e, "common_type");
+	ev->common_pid = tep_find_common_field(e, "common_pid");
+	if (ev->common_type && (ev->common_type->size != 2 ||
+				ev->common_type->offset != 0))
+		ev->common_type = NULL;
+	if (ev->common_pid && (ev->common_pid->size != 4 ||
+			       ev->common_pid->offset < 0))
+		ev->common_pid = NULL;
 	/* version 2's fields: a version 1 format has neither */
 	if (tep_find_field(e, "seq") &&
 	    !(ev->seq = field(e, "seq", false, err, errlen)))
@@ -69,11 +78,19 @@ int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 	return 0;
 }
 
+static int get_num(const struct kmsg_event *ev, struct tep_record *rec,
+		   struct tep_format_field *f, unsigned long long *val);
+
 bool kmsg_event_match(const struct kmsg_event *ev, struct tep_record *rec)
 {
+	unsigned long long type;
+
 	if (rec->size < 2)
 		return false;
-	return tep_data_type(ev->tep, rec) == ev->event->id;
+	if (!ev->common_type)
+		return tep_data_type(ev->tep, rec) == ev->event->id;
+	return !get_num(ev, rec, ev->common_type, &type) &&
+	       type == (unsigned long long)ev->event->id;
 }
 
 /* A fixed field, bounds-checked */
@@ -159,7 +176,11 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 	msg->cpu = rec->cpu;
 	if (rec->size < 8)
 		return bad(err, errlen, "shorter than its header");
-	msg->pid = tep_data_pid(ev->tep, rec);
+	if (!ev->common_pid)
+		v = (unsigned int)tep_data_pid(ev->tep, rec);
+	else if (get_num(ev, rec, ev->common_pid, &v))
+		return bad(err, errlen, "pid outside the record");
+	msg->pid = (int)(unsigned int)v;
 
 	if (get_num(ev, rec, ev->version, &v))
 		return bad(err, errlen, "version field outside the record");

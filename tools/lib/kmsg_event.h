@@ -66,6 +66,7 @@ struct kmsg_event {
 	struct tep_format_field *args, *component, *fmt, *driver, *device;
 	struct tep_format_field *seq, *modname;	/* version 2; else NULL */
 	struct tep_format_field *wrap_fmt, *wrap_args;	/* version 3 */
+	struct tep_format_field *common_type, *common_pid;	/* or NULL */
 	bool native;	/* the file's byte order is the host's */
 };
 

@@ -71,35 +71,15 @@ int kmsg_json_args(struct kmsg_strbuf *out, const struct kmsg_args *args)
 	return kmsg_strbuf_putc(out, ']') ? -ENOMEM : 0;
 }
 
-int kmsg_json_msg(struct kmsg_strbuf *out, const struct kmsg_msg *m,
-		  const struct kmsg_ids *ids, const char *comm,
-		  const char *text, size_t text_len,
-		  const struct kmsg_args *args)
+/* The fields that a message's site gives: the same for each of its messages */
+static int json_site(struct kmsg_strbuf *out, const struct kmsg_msg *m,
+		     const struct kmsg_ids *ids)
 {
 	const char *id = kmsg_ids_id(ids), *comp;
 	size_t comp_len;
 	int bad = 0;
 
-	/* no printf: every number by hand, every literal by its length */
 	comp = kmsg_ids_component(ids, &comp_len);
-	bad |= kmsg_strbuf_putlit(out, "{\"timestamp\":");
-	bad |= kmsg_strbuf_putu(out, m->ts / 1000000000ULL, 0, ' ');
-	bad |= kmsg_strbuf_putc(out, '.');
-	bad |= kmsg_strbuf_putu(out, m->ts % 1000000000ULL / 1000, 6, '0');
-	if (m->version >= 2 && m->seq != KMSG_SEQ_UNKNOWN) {
-		bad |= kmsg_strbuf_putlit(out, ",\"seq\":");
-		bad |= kmsg_strbuf_putu(out, m->seq, 0, ' ');
-	}
-	bad |= kmsg_strbuf_putlit(out, ",\"cpu\":");
-	bad |= kmsg_strbuf_puti(out, m->cpu);
-	bad |= kmsg_strbuf_putlit(out, ",\"pid\":");
-	bad |= kmsg_strbuf_puti(out, m->pid);
-	bad |= kmsg_strbuf_putlit(out, ",\"comm\":");
-	bad |= kmsg_json_str(out, comm ? comm : "", comm ? strlen(comm) : 0);
-	bad |= kmsg_strbuf_putlit(out, ",\"level\":");
-	bad |= kmsg_strbuf_putu(out, m->level, 0, ' ');
-	bad |= kmsg_strbuf_putlit(out, ",\"level_name\":\"");
-	bad |= kmsg_strbuf_puts(out, kmsg_level_name(m->level));
 	bad |= kmsg_strbuf_putlit(out, "\",\"component\":");
 	bad |= kmsg_json_str(out, comp, comp_len);
 	if (ids->curated[0]) {
@@ -124,6 +104,107 @@ int kmsg_json_msg(struct kmsg_strbuf *out, const struct kmsg_msg *m,
 		bad |= kmsg_strbuf_putlit(out, ",\"wrapper_format\":");
 		bad |= kmsg_json_str(out, m->wrap_fmt.s, m->wrap_fmt.len);
 	}
+	return bad ? -ENOMEM : 0;
+}
+
+/*
+ * The inputs of json_site(), each as its length and its bytes: @put
+ * appends them to @key, else they are compared with @key from *@pos on.
+ * The id is not among them: the curated and automatic ids make it.
+ */
+static inline bool key_part(struct kmsg_strbuf *key, size_t *pos, bool put,
+			    const void *p, size_t len)
+{
+	size_t had;
+
+	if (put)
+		return !kmsg_strbuf_putn(key, (const char *)&len, sizeof(len)) &&
+		       (!len || !kmsg_strbuf_putn(key, p, len));
+	if (key->len - *pos < sizeof(len))
+		return false;
+	memcpy(&had, key->buf + *pos, sizeof(had));
+	if (had != len || key->len - *pos - sizeof(len) < len ||
+	    (len && memcmp(key->buf + *pos + sizeof(len), p, len)))
+		return false;
+	*pos += sizeof(len) + len;
+	return true;
+}
+
+static bool site_key(struct kmsg_strbuf *key, bool put,
+		     const struct kmsg_msg *m, const struct kmsg_ids *ids)
+{
+	const char *comp;
+	unsigned int flags[3] = {
+		m->version >= 2, m->flags & KMSG_EVENT_WRAPPED, ids->number,
+	};
+	size_t comp_len, pos = 0;
+	bool ok;
+
+	comp = kmsg_ids_component(ids, &comp_len);
+	if (put)
+		key->len = 0;
+	ok = key_part(key, &pos, put, flags, sizeof(flags)) &&
+	     key_part(key, &pos, put, comp, comp_len) &&
+	     key_part(key, &pos, put, ids->curated, strlen(ids->curated)) &&
+	     key_part(key, &pos, put, m->modname.s, m->modname.len) &&
+	     key_part(key, &pos, put, ids->automatic,
+		      kmsg_ids_auto(ids) ? strlen(ids->automatic) : 0) &&
+	     key_part(key, &pos, put, m->fmt.s, m->fmt.len) &&
+	     key_part(key, &pos, put, m->wrap_fmt.s, m->wrap_fmt.len);
+	return ok && (put || pos == key->len);
+}
+
+/* json_site(), from @cache when the message's site is the last one's */
+static int json_site_cached(struct kmsg_strbuf *out, struct kmsg_json_cache *c,
+			    const struct kmsg_msg *m, const struct kmsg_ids *ids)
+{
+	if (!c)
+		return json_site(out, m, ids);
+	if (!c->valid || !site_key(&c->key, false, m, ids)) {
+		c->valid = false;
+		c->frag.len = 0;
+		if (!site_key(&c->key, true, m, ids) ||
+		    json_site(&c->frag, m, ids))
+			return -ENOMEM;
+		c->valid = true;
+	}
+	return kmsg_strbuf_putn(out, c->frag.buf, c->frag.len);
+}
+
+void kmsg_json_cache_free(struct kmsg_json_cache *cache)
+{
+	kmsg_strbuf_free(&cache->key);
+	kmsg_strbuf_free(&cache->frag);
+	cache->valid = false;
+}
+
+int kmsg_json_msg(struct kmsg_strbuf *out, struct kmsg_json_cache *cache,
+		  const struct kmsg_msg *m, const struct kmsg_ids *ids,
+		  const char *comm, const char *text, size_t text_len,
+		  const struct kmsg_args *args)
+{
+	int bad = 0;
+
+	/* no printf: every number by hand, every literal by its length */
+	bad |= kmsg_strbuf_putlit(out, "{\"timestamp\":");
+	bad |= kmsg_strbuf_putu(out, m->ts / 1000000000ULL, 0, ' ');
+	bad |= kmsg_strbuf_putc(out, '.');
+	bad |= kmsg_strbuf_putu(out, m->ts % 1000000000ULL / 1000, 6, '0');
+	if (m->version >= 2 && m->seq != KMSG_SEQ_UNKNOWN) {
+		bad |= kmsg_strbuf_putlit(out, ",\"seq\":");
+		bad |= kmsg_strbuf_putu(out, m->seq, 0, ' ');
+	}
+	bad |= kmsg_strbuf_putlit(out, ",\"cpu\":");
+	bad |= kmsg_strbuf_puti(out, m->cpu);
+	bad |= kmsg_strbuf_putlit(out, ",\"pid\":");
+	bad |= kmsg_strbuf_puti(out, m->pid);
+	bad |= kmsg_strbuf_putlit(out, ",\"comm\":");
+	bad |= kmsg_json_str(out, comm ? comm : "", comm ? strlen(comm) : 0);
+	bad |= kmsg_strbuf_putlit(out, ",\"level\":");
+	bad |= kmsg_strbuf_putu(out, m->level, 0, ' ');
+	bad |= kmsg_strbuf_putlit(out, ",\"level_name\":\"");
+	bad |= kmsg_strbuf_puts(out, kmsg_level_name(m->level));
+	bad |= json_site_cached(out, cache, m, ids);
 	bad |= kmsg_strbuf_putlit(out, ",\"args\":");
 	bad |= kmsg_json_args(out, args);
 	bad |= kmsg_strbuf_putlit(out, ",\"text\":");

@@ -6,6 +6,7 @@
 #ifndef KMSG_JSON_H
 #define KMSG_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kmsg_event.h"
@@ -22,13 +23,26 @@ const char *kmsg_level_name(unsigned int level);
 int kmsg_json_args(struct kmsg_strbuf *out, const struct kmsg_args *args);
 
 /*
+ * The JSON of the fields of the last message site (component to
+ * wrapper_format), kept for the next message of that site.  Zeroed to
+ * start; kmsg_json_cache_free() when done.
+ */
+struct kmsg_json_cache {
+	bool valid;
+	struct kmsg_strbuf key;		/* what the fields were made of */
+	struct kmsg_strbuf frag;
+};
+
+void kmsg_json_cache_free(struct kmsg_json_cache *cache);
+
+/*
  * Append one message object (without newline): @msg, its identifiers
  * @ids (kmsg_msg_ids()), the name @comm of its task, its @text and its
- * decoded arguments @args
+ * decoded arguments @args.  @cache may be NULL; the output is the same.
  */
-int kmsg_json_msg(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
-		  const struct kmsg_ids *ids, const char *comm,
-		  const char *text, size_t text_len,
+int kmsg_json_msg(struct kmsg_strbuf *out, struct kmsg_json_cache *cache,
+		  const struct kmsg_msg *msg, const struct kmsg_ids *ids,
+		  const char *comm, const char *text, size_t text_len,
 		  const struct kmsg_args *args);
 
 #endif /* KMSG_JSON_H */

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kmsg_render.h"
@@ -307,6 +308,138 @@ static void parse_spec(const struct kmsg_fmt *f, size_t i,
 	sp->end = parse_conversion(f, i, sp);
 }
 
+/* ---- parsed formats ---------------------------------------------------- */
+
+#define FMT_CACHE_SLOTS	64	/* a power of two */
+#define FMT_CACHE_LEN	256	/* longer formats are parsed each time */
+#define FMT_CACHE_SPECS	16	/* so are formats of more conversions */
+
+/*
+ * A format and its conversions up to the first invalid one (included), as
+ * parse_spec() returns them.  Only formats without '$' are kept: for them
+ * parsing with and without positions gives the same conversions.
+ */
+struct fmt_entry {
+	bool used;
+	bool cacheable;		/* false: parse this format each time */
+	unsigned int n;
+	size_t len;
+	char fmt[FMT_CACHE_LEN];
+	struct kmsg_spec spec[FMT_CACHE_SPECS];
+};
+
+struct kmsg_fmt_cache {
+	struct fmt_entry slot[FMT_CACHE_SLOTS];
+};
+
+struct kmsg_fmt_cache *kmsg_fmt_cache_new(void)
+{
+	return calloc(1, sizeof(struct kmsg_fmt_cache));
+}
+
+void kmsg_fmt_cache_free(struct kmsg_fmt_cache *cache)
+{
+	free(cache);
+}
+
+/*
+ * The slot of a format: its length and its first and last 8 bytes (the
+ * bytes are compared on a hit, the hash only spreads the formats).
+ */
+static unsigned int fmt_hash(const struct kmsg_fmt *f)
+{
+	uint64_t a = 0, b = 0, h;
+
+	if (f->len >= 8) {
+		memcpy(&a, f->s, 8);
+		memcpy(&b, f->s + f->len - 8, 8);
+	} else {
+		memcpy(&a, f->s, f->len);
+	}
+	h = (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xff51afd7ed558ccdULL) ^ f->len;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return (unsigned int)(h >> 58) & (FMT_CACHE_SLOTS - 1);
+}
+
+static void fmt_fill(struct fmt_entry *e, const struct kmsg_fmt *f)
+{
+	size_t i = 0;
+
+	e->used = true;
+	e->cacheable = false;
+	e->n = 0;
+	e->len = f->len;
+	memcpy(e->fmt, f->s, f->len);
+	if (memchr(f->s, '$', f->len))
+		return;
+	while (i < f->len) {
+		const char *pct = memchr(f->s + i, '%', f->len - i);
+		struct kmsg_spec *sp;
+
+		if (!pct)
+			break;
+		if (e->n == FMT_CACHE_SPECS)
+			return;
+		sp = &e->spec[e->n++];
+		parse_spec(f, pct - f->s, sp, false);
+		i = sp->end;
+		if (sp->type == FT_INVALID)
+			break;
+	}
+	e->cacheable = true;
+}
+
+/* The parsed conversions of @f, or NULL: parse it as it goes. */
+static const struct fmt_entry *fmt_cached(const struct kmsg_render_opts *opts,
+					  const struct kmsg_fmt *f)
+{
+	struct fmt_entry *e;
+
+	if (!opts || !opts->fmt_cache || !f->len || f->len > FMT_CACHE_LEN)
+		return NULL;
+	e = &opts->fmt_cache->slot[fmt_hash(f)];
+	if (!e->used || e->len != f->len || memcmp(e->fmt, f->s, f->len))
+		fmt_fill(e, f);
+	return e->cacheable ? e : NULL;
+}
+
+/* The conversions of a format, one after the other, cached or parsed. */
+struct spec_iter {
+	const struct kmsg_fmt *f;
+	const struct fmt_entry *e;
+	bool allow_pos;
+	unsigned int k;
+	size_t i;
+	struct kmsg_spec sp;
+};
+
+static void spec_iter_init(struct spec_iter *it, const struct kmsg_fmt *f,
+			   const struct kmsg_render_opts *opts, bool allow_pos)
+{
+	it->f = f;
+	it->e = fmt_cached(opts, f);
+	it->allow_pos = allow_pos;
+	it->k = 0;
+	it->i = 0;
+}
+
+/* The next conversion, or NULL after the last. */
+static const struct kmsg_spec *spec_next(struct spec_iter *it)
+{
+	const char *pct;
+
+	if (it->e)
+		return it->k < it->e->n ? &it->e->spec[it->k++] : NULL;
+	if (it->i >= it->f->len)
+		return NULL;
+	pct = memchr(it->f->s + it->i, '%', it->f->len - it->i);
+	if (!pct)
+		return NULL;
+	parse_spec(it->f, pct - it->f->s, &it->sp, it->allow_pos);
+	it->i = it->sp.end;
+	return &it->sp;
+}
+
 static bool ptr_is_raw(char ext)
 {
 	switch (ext) {
@@ -459,11 +592,33 @@ struct kmsg_rec {
 	bool exhausted;		/* a value was missing: so are all later ones */
 };
 
+/* The @size bytes at @p, the first one least significant */
+static unsigned long long load_le(const unsigned char *p, unsigned int size)
+{
+	unsigned long long v = 0;
+	unsigned int k;
+	uint32_t v4;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the common sizes: a load */
+	if (size == 4) {
+		memcpy(&v4, p, 4);
+		return v4;
+	}
+	if (size == 8) {
+		memcpy(&v, p, 8);
+		return v;
+	}
+#endif
+	for (k = 0; k < size; k++)
+		v |= (unsigned long long)p[k] << (8 * k);
+	return v;
+}
+
 static bool rec_get(struct kmsg_rec *r, unsigned int size, unsigned int align,
 		    unsigned long long *val)
 {
 	size_t pos;
-	unsigned int k;
 
 	if (r->exhausted)
 		return false;
@@ -475,9 +630,7 @@ static bool rec_get(struct kmsg_rec *r, unsigned int size, unsigned int align,
 		r->pos = r->len;
 		return false;
 	}
-	*val = 0;
-	for (k = 0; k < size; k++)
-		*val |= (unsigned long long)r->data[pos + k] << (8 * k);
+	*val = load_le(r->data + pos, size);
 	r->pos = pos + size;
 	return true;
 }
@@ -614,31 +767,25 @@ int kmsg_args_decode(const char *fmt, size_t fmt_len, const void *data, size_t l
 	struct kmsg_fmt f = { fmt, fmt_length(fmt, fmt_len) };
 	struct kmsg_rec r = { data, data ? len : 0, 0, false };
 	int ls = norm_long_size(opts);
-	struct kmsg_spec sp;
+	const struct kmsg_spec *sp;
+	struct spec_iter it;
 	struct kmsg_arg a, *pa;
 	int problems = 0;
-	size_t i = 0;
 
 	/* the counts; not the 64 values (v[], last), set as they are found */
 	memset(args, 0, offsetof(struct kmsg_args, v));
-	while (i < f.len) {
-		const char *pct = memchr(f.s + i, '%', f.len - i);
-
-		if (!pct)
-			break;
-		i = pct - f.s;
-		parse_spec(&f, i, &sp, false);
-		i = sp.end;
-		if (sp.type == FT_INVALID) {
+	spec_iter_init(&it, &f, opts, false);
+	while ((sp = spec_next(&it))) {
+		if (sp->type == FT_INVALID) {
 			args->invalid = true;
 			problems++;
 			break;
 		}
-		if (sp.type == FT_PERCENT)
+		if (sp->type == FT_PERCENT)
 			continue;
 		/* into its place in v[], or aside when v[] is full */
 		pa = args->n < KMSG_ARGS_MAX ? &args->v[args->n] : &a;
-		decode_one(&r, &sp, ls, pa);
+		decode_one(&r, sp, ls, pa);
 		problems += count_arg(args, pa);
 	}
 	args->used = r.pos;
@@ -1086,30 +1233,30 @@ int kmsg_render(struct kmsg_strbuf *out, const char *fmt, size_t fmt_len,
 		.sb = out, .args = args, .opts = opts,
 		.ls = norm_long_size(opts),
 	};
-	struct kmsg_spec sp;
+	const struct kmsg_spec *sp;
+	struct spec_iter it;
 	size_t i = 0, j;
 
 	/* make sure out is a NUL-terminated string even for empty output */
 	out_putn(&o, "", 0);
-	while (i < f.len && !o.err) {
-		const char *pct = memchr(f.s + i, '%', f.len - i);
-
-		j = pct ? (size_t)(pct - f.s) : f.len;
-		if (j > i) {
+	spec_iter_init(&it, &f, opts, true);
+	while (!o.err) {
+		/* the text up to the next conversion, then the conversion */
+		sp = spec_next(&it);
+		j = sp ? sp->start : f.len;
+		if (j > i)
 			out_putn(&o, f.s + i, j - i);
-			i = j;
-			continue;
-		}
-		parse_spec(&f, i, &sp, true);
-		i = sp.end;
-		if (sp.type == FT_INVALID) {
-			out_invalid(&o, &f, &sp);
+		if (!sp || o.err)
+			break;
+		i = sp->end;
+		if (sp->type == FT_INVALID) {
+			out_invalid(&o, &f, sp);
 			break;
 		}
-		if (sp.type == FT_PERCENT)
+		if (sp->type == FT_PERCENT)
 			out_putc(&o, '%');
 		else
-			render_conv(&o, &sp);
+			render_conv(&o, sp);
 	}
 	return o.err ? o.err : o.markers;
 }

@@ -106,6 +106,8 @@ struct kmsg_args {
 	struct kmsg_arg v[KMSG_ARGS_MAX];
 };
 
+struct kmsg_fmt_cache;
+
 struct kmsg_render_opts {
 	int long_size;			/* 8 or 4 (anything but 4 means 8) */
 	bool symbolic_errname;		/* CONFIG_SYMBOLIC_ERRNAME: %pe as "-ENODEV" rather than "-19" */
@@ -126,7 +128,20 @@ struct kmsg_render_opts {
 			     unsigned long long *offset, unsigned long long *size,
 			     const char **module);
 	void *lookup_ctx;
+	/*
+	 * Optional (kmsg_fmt_cache_new()): the formats seen last, parsed
+	 * once.  The output is the same with or without it.
+	 */
+	struct kmsg_fmt_cache *fmt_cache;
 };
+
+/*
+ * A cache of parsed formats, keyed by their bytes: a tool decoding many
+ * messages of few formats parses each format once, not twice a message.
+ * kmsg_fmt_cache_new() returns NULL when out of memory (then pass NULL).
+ */
+struct kmsg_fmt_cache *kmsg_fmt_cache_new(void);
+void kmsg_fmt_cache_free(struct kmsg_fmt_cache *cache);
 
 /*
  * Decode the binary arguments for fmt (fmt_len bytes, need not be

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "kmsg_strbuf.h"
 
@@ -50,6 +53,25 @@ int kmsg_strbuf_fill(struct kmsg_strbuf *sb, char c, size_t n)
 	return 0;
 }
 
+/* Decimal digits of @v */
+static int digits(unsigned long long v)
+{
+	int n = 1;
+
+	for (;;) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
 int kmsg_strbuf_putu(struct kmsg_strbuf *sb, unsigned long long v,
 		     int width, char pad)
 {
@@ -57,26 +79,41 @@ int kmsg_strbuf_putu(struct kmsg_strbuf *sb, unsigned long long v,
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char tmp[24];
-	int n = 0;
+	int n = digits(v);
+	uint32_t v32;
+	char *d;
 
-	/* two digits a division */
-	while (v >= 100) {
+	if (width > n && kmsg_strbuf_fill(sb, pad, width - n))
+		return -ENOMEM;
+	if (kmsg_strbuf_reserve(sb, n))
+		return -ENOMEM;
+	/* in place, from the last digit: two digits a division */
+	sb->len += n;
+	d = sb->buf + sb->len;
+	*d = '\0';
+	while (v > UINT32_MAX) {
 		unsigned int r = v % 100;
 
 		v /= 100;
-		n += 2;
-		memcpy(tmp + sizeof(tmp) - n, pairs + 2 * r, 2);
+		d -= 2;
+		memcpy(d, pairs + 2 * r, 2);
 	}
-	if (v >= 10) {
-		n += 2;
-		memcpy(tmp + sizeof(tmp) - n, pairs + 2 * v, 2);
+	/* the rest in 32 bits: cheaper divisions */
+	v32 = (uint32_t)v;
+	while (v32 >= 100) {
+		unsigned int r = v32 % 100;
+
+		v32 /= 100;
+		d -= 2;
+		memcpy(d, pairs + 2 * r, 2);
+	}
+	if (v32 >= 10) {
+		d -= 2;
+		memcpy(d, pairs + 2 * v32, 2);
 	} else {
-		tmp[sizeof(tmp) - ++n] = '0' + v;
+		*--d = '0' + v32;
 	}
-	if (width > n && kmsg_strbuf_fill(sb, pad, width - n))
-		return -ENOMEM;
-	return kmsg_strbuf_putn(sb, tmp + sizeof(tmp) - n, n);
+	return 0;
 }
 
 int kmsg_strbuf_puti(struct kmsg_strbuf *sb, long long v)
@@ -208,10 +245,12 @@ static char *json_esc(char *d, unsigned char c)
 }
 
 /*
- * Does one of the 8 bytes of @x need escaping (or UTF-8 checking): below
- * 0x20, '"', '\\', 0x7f or above? Each test is exact for "any byte".
+ * Which of the 8 bytes of @x need escaping (or UTF-8 checking): below
+ * 0x20, '"', '\\', 0x7f or above?  The 0x80 bit of each such byte is set;
+ * each test is exact for the least significant such byte (borrows run
+ * upwards only, and only out of a byte that is rightly marked).
  */
-static inline bool word_special(uint64_t x)
+static inline uint64_t word_special(uint64_t x)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
 	const uint64_t high = 0x8080808080808080ULL;
@@ -224,11 +263,36 @@ static inline bool word_special(uint64_t x)
 		& high;
 }
 
+/* 8 bytes loaded from memory, the first one least significant */
+static inline uint64_t le64(uint64_t w)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap64(w);
+#else
+	return w;
+#endif
+}
+
+#ifdef __SSE2__
+/* The same for 16 bytes: bit k of the mask for byte k */
+static inline unsigned int block_special(const unsigned char *s)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)s);
+	/* signed: 0x80 and above are negative, so "below 0x20" too */
+	__m128i m = _mm_cmplt_epi8(x, _mm_set1_epi8(0x20));
+
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
+	return (unsigned int)_mm_movemask_epi8(m);
+}
+#endif
+
 int kmsg_json_str(struct kmsg_strbuf *out, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, n;
-	uint64_t w;
+	uint64_t w, m;
 	char *d;
 
 	/* room for the worst case, every byte escaped: one check */
@@ -238,14 +302,32 @@ int kmsg_json_str(struct kmsg_strbuf *out, const char *str, size_t len)
 	d = out->buf + out->len;
 	*d++ = '"';
 	while (i < len) {
-		/* bytes that need no escaping: 8 at a time, then one by one */
+		/*
+		 * Bytes that need no escaping: 16 or 8 at a time, then one
+		 * by one.  A block is copied whole (the room is there) and
+		 * the output kept up to its first byte that needs escaping.
+		 */
+#ifdef __SSE2__
+		while (len - i >= 16) {
+			m = block_special(s + i);
+			_mm_storeu_si128((__m128i *)d,
+					 _mm_loadu_si128((const __m128i *)(s + i)));
+			n = m ? (size_t)__builtin_ctzll(m) : 16;
+			d += n;
+			i += n;
+			if (m)
+				break;
+		}
+#endif
 		while (len - i >= 8) {
 			memcpy(&w, s + i, 8);
-			if (word_special(w))
-				break;
 			memcpy(d, &w, 8);
-			d += 8;
-			i += 8;
+			m = word_special(le64(w));
+			n = m ? (size_t)__builtin_ctzll(m) / 8 : 8;
+			d += n;
+			i += n;
+			if (m)
+				break;
 		}
 		while (i < len && json_plain[s[i]])
 			*d++ = s[i++];

@@ -260,17 +260,27 @@ static void test_msg(void)
 	args.v[0].conv = 'x';
 	args.v[0].u = 0x4711;
 	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
-	   !kmsg_json_msg(&out, &m, &ids, "sh", text, strlen(text), &args) &&
+	   !kmsg_json_msg(&out, NULL, &m, &ids, "sh", text, strlen(text),
+			  &args) &&
 	   out.buf && !strcmp(out.buf, want), "message object: %s",
 	   out.buf ? out.buf : "");
 	kmsg_strbuf_free(&out);
 }
 
-/* Does the object of version 2 message @m (no arguments) read @want? */
+/*
+ * The cache of json_v2(), kept from message to message: each differs from
+ * the one before in one field of its site only
+ */
+static struct kmsg_json_cache v2_cache;
+
+/*
+ * Does the object of version 2 message @m (no arguments) read @want,
+ * made with and without a cache?
+ */
 static int json_v2(struct kmsg_msg *m, const char *text, const char *want)
 {
 	struct kmsg_args args = { .n = 0 };
-	struct kmsg_strbuf out = { 0 };
+	struct kmsg_strbuf out = { 0 }, cached = { 0 };
 	struct kmsg_ids ids;
 	char err[256];
 	int ret;
@@ -280,11 +290,20 @@ static int json_v2(struct kmsg_msg *m, const char *text, const char *want)
 	m->cpu = 0;
 	m->pid = 141;
 	ret = !kmsg_msg_ids(m, NULL, NULL, &ids, err, sizeof(err)) &&
-	      !kmsg_json_msg(&out, m, &ids, "tail", text, strlen(text), &args) &&
+	      !kmsg_json_msg(&out, NULL, m, &ids, "tail", text, strlen(text),
+			     &args) &&
 	      out.buf && !strcmp(out.buf, want);
 	if (!ret)
 		printf("# got  %s\n# want %s\n", out.buf ? out.buf : err, want);
+	if (ret && (kmsg_json_msg(&cached, &v2_cache, m, &ids, "tail", text,
+				  strlen(text), &args) ||
+		    !cached.buf || strcmp(cached.buf, want))) {
+		printf("# cached %s\n# want   %s\n", cached.buf ? cached.buf : "",
+		       want);
+		ret = 0;
+	}
 	kmsg_strbuf_free(&out);
+	kmsg_strbuf_free(&cached);
 	return ret;
 }
 
@@ -369,6 +388,96 @@ static void test_v2(void)
 	   "version 2, curated device message: curated id, number, automatic id");
 }
 
+/* Set one input of a site's JSON in @m or @ids to another value */
+static void change_site(int k, struct kmsg_msg *m, struct kmsg_ids *ids)
+{
+	switch (k) {
+	case 0:
+		m->modname = (struct kmsg_str){ "mod2", 4 };
+		break;
+	case 1:
+		m->fmt = (struct kmsg_str){ "fmt %u", 6 };
+		break;
+	case 2:
+		m->flags &= ~KMSG_EVENT_WRAPPED;
+		break;
+	case 3:
+		m->wrap_fmt = (struct kmsg_str){ "x: %pV", 6 };
+		break;
+	case 4:
+		snprintf(ids->automatic, sizeof(ids->automatic), "mod.h00000002");
+		break;
+	case 5:
+		ids->auto_known = false;
+		break;
+	case 6:
+		ids->auto_comp_len = 2;
+		break;
+	case 7:
+		snprintf(ids->curated, sizeof(ids->curated), "mod.5");
+		ids->curated_comp_len = 3;
+		break;
+	case 8:
+		m->version = 1;
+		break;
+	}
+}
+
+#define SITE_CHANGES 9
+
+/*
+ * The JSON of a site cached: a message that differs from the last one in
+ * any single input of those fields gets its own, not the cached one.
+ */
+static void test_site_cache(void)
+{
+	struct kmsg_msg base = {
+		.version = 2, .level = 6, .seq = 7,
+		.flags = KMSG_EVENT_WRAPPED,
+		.component = { "", 0 },
+		.modname = { "mod", 3 },
+		.fmt = { "fmt %d", 6 },
+		.wrap_fmt = { "w: %pV", 6 },
+		.driver = { "", 0 }, .device = { "", 0 },
+	};
+	struct kmsg_ids base_ids = {
+		.automatic = "mod.h00000001", .auto_comp_len = 3,
+		.auto_known = true, .hash = 1, .number = 5,
+	};
+	struct kmsg_json_cache cache = { 0 };
+	struct kmsg_strbuf want = { 0 }, got = { 0 };
+	struct kmsg_args args = { .n = 0 };
+	int k, pass, bad = 0;
+
+	for (k = 0; k < SITE_CHANGES; k++) {
+		struct kmsg_msg m = base;
+		struct kmsg_ids ids = base_ids;
+
+		change_site(k, &m, &ids);
+		/* the base, the changed one, the base again */
+		for (pass = 0; pass < 3; pass++) {
+			struct kmsg_msg *pm = pass == 1 ? &m : &base;
+			struct kmsg_ids *pi = pass == 1 ? &ids : &base_ids;
+
+			want.len = got.len = 0;
+			if (kmsg_json_msg(&want, NULL, pm, pi, "c", "t", 1, &args) ||
+			    kmsg_json_msg(&got, &cache, pm, pi, "c", "t", 1,
+					  &args) ||
+			    strcmp(got.buf, want.buf)) {
+				printf("# change %d, pass %d: got  %s\n# want %s\n",
+				       k, pass, got.buf ? got.buf : "",
+				       want.buf ? want.buf : "");
+				bad++;
+			}
+		}
+	}
+	kmsg_json_cache_free(&cache);
+	kmsg_strbuf_free(&want);
+	kmsg_strbuf_free(&got);
+	ok(!bad, "a site's JSON cached: each of %d single changes of its inputs seen",
+	   SITE_CHANGES);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -390,5 +499,7 @@ int main(void)
 	test_putu();
 	test_msg();
 	test_v2();
+	kmsg_json_cache_free(&v2_cache);
+	test_site_cache();
 	return tap_done();
 }

@@ -128,19 +128,32 @@ static int run_case(const struct kmsg_render_opts *o, const char *fmt,
 		    const char *expect, size_t elen, int problems, int markers)
 {
 	static struct kmsg_args args;
+	static struct kmsg_fmt_cache *cache;
+	struct kmsg_render_opts co = *o;
 	struct kmsg_strbuf sb = { 0 };
-	int p, m, ok;
+	int p, m, ok, pass;
 
 	remember_fmt(fmt);
-	p = kmsg_args_decode(fmt, strlen(fmt), rec, len, o, &args);
-	m = kmsg_render(&sb, rfmt, strlen(rfmt), &args, o);
-	ok = p == problems && m == markers && sb.buf && sb.len == elen &&
-	     !memcmp(sb.buf, expect, elen) && sb.buf[sb.len] == '\0';
-	if (!ok) {
-		printf("# decode returned %d (want %d), render %d (want %d)\n",
-		       p, problems, m, markers);
-		diag_text("got ", sb.buf ? sb.buf : "", sb.len);
-		diag_text("want", expect, elen);
+	/* each case twice: parsed, then from a cache kept across cases */
+	if (!cache)
+		cache = kmsg_fmt_cache_new();
+	co.fmt_cache = cache;
+	for (pass = 0, ok = 1; pass < 2 && ok; pass++) {
+		const struct kmsg_render_opts *po = pass ? &co : o;
+
+		sb.len = 0;
+		p = kmsg_args_decode(fmt, strlen(fmt), rec, len, po, &args);
+		m = kmsg_render(&sb, rfmt, strlen(rfmt), &args, po);
+		ok = p == problems && m == markers && sb.buf &&
+		     sb.len == elen && !memcmp(sb.buf, expect, elen) &&
+		     sb.buf[sb.len] == '\0';
+		if (!ok) {
+			printf("# %s: decode returned %d (want %d), render %d (want %d)\n",
+			       pass ? "cached" : "parsed", p, problems, m,
+			       markers);
+			diag_text("got ", sb.buf ? sb.buf : "", sb.len);
+			diag_text("want", expect, elen);
+		}
 	}
 	kmsg_strbuf_free(&sb);
 	return ok;
