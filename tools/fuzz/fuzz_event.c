@@ -104,6 +104,9 @@ static void same_cached(const struct kmsg_msg *m, const struct kmsg_ids *ids,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kmsg_render_opts opts = { .long_size = 8, .symbolic_errname = true };
+	struct kmsg_otlp otlp = {
+		.have_boot_time = true, .boot_ns = 1ULL << 62, .host = "h",
+	};
 	struct kmsg_strbuf text = { 0 }, json = { 0 };
 	struct kmsg_journal_entry je = { 0 };
 	struct kmsg_event *e;
@@ -142,6 +145,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		kmsg_json_msg(&json, NULL, &m, &ids, "comm",
 			      text.buf ? text.buf : "", text.len, &args);
 		same_cached(&m, &ids, &opts, &text, &json);
+		json.len = 0;
+		kmsg_otlp_msg(&json, &otlp, &m, &ids, "comm",
+			      text.buf ? text.buf : "", text.len, &args);
 		/* the journal entry and its export form (--export) */
 		if (!kmsg_journal_msg(&je, &m, &ids, "comm",
 				      text.buf ? text.buf : "", text.len,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -74,6 +75,7 @@ void usage_filters(FILE *f)
 {
 	fputs("Output:\n"
 	      "  -J, --json             one JSON object per line (see kmsg(1))\n"
+	      "      --otlp             OpenTelemetry: an OTLP/JSON request per line\n"
 	      "      --color[=WHEN]     auto (default), always or never\n"
 	      "      --errno-numbers    %pe as -19 rather than -ENODEV\n"
 	      "  -x, --explain          add each message's description and user\n"
@@ -263,6 +265,58 @@ static int print_json(struct state *st, const struct kmsg_msg *m,
 		0 : -EIO;
 }
 
+void otlp_open(struct state *st, const struct options *o, bool live)
+{
+	struct timespec rt, mono;
+
+	if (o->boot_time_set) {
+		st->otlp.boot_ns = o->boot_time * 1e9;
+		st->otlp.have_boot_time = true;
+	} else if (live) {
+		/* the trace clock counts from boot, as CLOCK_MONOTONIC */
+		clock_gettime(CLOCK_REALTIME, &rt);
+		clock_gettime(CLOCK_MONOTONIC, &mono);
+		st->otlp.boot_ns = (rt.tv_sec - mono.tv_sec) * 1000000000ULL +
+				   rt.tv_nsec - mono.tv_nsec;
+		st->otlp.have_boot_time = true;
+	}
+	if (live && !gethostname(st->host, sizeof(st->host) - 1))
+		st->otlp.host = st->host;
+}
+
+/* --otlp: the message as an ExportLogsServiceRequest of its own */
+static int print_otlp(struct state *st, const struct kmsg_msg *m,
+		      const struct kmsg_args *args)
+{
+	const char *id = kmsg_ids_id(&st->ids);
+	struct kmsg_doc doc;
+	struct timespec now;
+	bool have_doc = false;
+	int ret;
+
+	if (st->opt->explain && id) {
+		ret = kmsg_docs_get(st->docs, id, &doc);
+		if (ret < 0)
+			return ret;
+		have_doc = !ret;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	st->otlp.observed_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;
+	st->otlp.description = have_doc ? doc.description : NULL;
+	st->otlp.user_response = have_doc ? doc.user_response : NULL;
+	st->line.len = 0;
+	ret = kmsg_otlp_msg(&st->line, &st->otlp, m, &st->ids,
+			    comm_of(st, m->pid), st->text.buf, st->text.len,
+			    args) ||
+	      kmsg_strbuf_putc(&st->line, '\n') ? -ENOMEM : 0;
+	if (have_doc)
+		kmsg_doc_free(&doc);
+	if (ret)
+		return ret;
+	return fwrite(st->line.buf, 1, st->line.len, stdout) == st->line.len ?
+		0 : -EIO;
+}
+
 static const char *translation(struct state *st)
 {
 	const char *id = kmsg_ids_id(&st->ids);
@@ -381,7 +435,7 @@ int handle_record(struct state *st, struct tep_record *rec)
 	st->text.len = 0;
 	/* JSON: the text as logged; text: every message with its id */
 	ret = kmsg_msg_text_id(&st->text, &m,
-			       st->opt->json || st->journal ? NULL :
+			       st->opt->json || st->opt->otlp || st->journal ? NULL :
 			       kmsg_ids_label(&st->ids),
 			       translation(st), &st->ropts, &args);
 	if (ret < 0)
@@ -390,9 +444,12 @@ int handle_record(struct state *st, struct tep_record *rec)
 		ret = journal_msg(st, &m, &args, comm_of(st, m.pid));
 	else if (st->opt->json)
 		ret = print_json(st, &m, &args);
+	else if (st->opt->otlp)
+		ret = print_otlp(st, &m, &args);
 	else
 		ret = print_text(st, &m);
-	if (!ret && st->opt->explain && !st->opt->json && !st->journal &&
+	if (!ret && st->opt->explain && !st->opt->json && !st->opt->otlp &&
+	    !st->journal &&
 	    kmsg_ids_id(&st->ids))
 		ret = print_explain(st, kmsg_ids_id(&st->ids));
 	if (ret)
@@ -560,6 +617,7 @@ static const struct option long_options[] = {
 	{ "db", required_argument, NULL, 'D' },
 	{ "journal", no_argument, NULL, 'j' },
 	{ "export", required_argument, NULL, 'e' },
+	{ "otlp", no_argument, NULL, 'O' },
 	{ "boot-time", required_argument, NULL, 'B' },
 	{ "component", required_argument, NULL, 'c' },
 	{ "id", required_argument, NULL, 'i' },
@@ -630,6 +688,9 @@ static int parse_options(int argc, char **argv, struct options *o,
 		case 'e':
 			o->export = optarg;
 			break;
+		case 'O':
+			o->otlp = true;
+			break;
 		case 'B':
 			if (live || parse_number(optarg, &v))
 				goto bad;
@@ -680,8 +741,8 @@ int parse_command(int argc, char **argv, struct options *o, bool live,
 {
 	if (parse_options(argc, argv, o, live, usage))
 		return -1;
-	if (o->journal + !!o->export + o->json > 1) {
-		fprintf(stderr, "%s: --json, --journal and --export exclude each other\n",
+	if (o->journal + !!o->export + o->json + o->otlp > 1) {
+		fprintf(stderr, "%s: --json, --otlp, --journal and --export exclude each other\n",
 			prog);
 		return -1;
 	}

@@ -43,6 +43,7 @@ struct options {
 	const char *lang;	/* render translations for this locale */
 	bool journal;		/* --journal: send entries to journald */
 	const char *export;	/* --export FILE: journal export format */
+	bool otlp;		/* --otlp: OTLP/JSON, a request a line */
 	double boot_time;	/* --boot-time: when the traced kernel booted */
 	bool boot_time_set;
 };
@@ -66,6 +67,8 @@ struct state {
 	/* what ids were computed from (ids_of()); valid when ids_key.len */
 	struct kmsg_strbuf ids_key;
 	struct journal_out *journal;	/* --journal, --export; else NULL */
+	struct kmsg_otlp otlp;		/* --otlp: the resource and time */
+	char host[256];			/* its host.name, live */
 	/* live: called for a pid with no name yet, to look it up */
 	void (*comm_miss)(struct state *st, int pid);
 	/* the name of the last task looked up (comm_of()), or NULL */
@@ -106,6 +109,8 @@ int print_explain(struct state *st, const char *id);
  * of report, NULL live), one entry per message, an entry for lost ones
  */
 int journal_open(struct state *st, const struct options *o, const char *file);
+/* --otlp: live (the running kernel's boot time and host) or a trace.dat */
+void otlp_open(struct state *st, const struct options *o, bool live);
 int journal_msg(struct state *st, const struct kmsg_msg *m,
 		const struct kmsg_args *args, const char *comm);
 int journal_lost(struct state *st, int cpu, long long missed);

@@ -163,6 +163,8 @@ static int cmd_live(struct options *o)
 		ret = 1;
 		goto out;
 	}
+	if (o->otlp)
+		otlp_open(st, o, true);
 	if ((o->journal || o->export) && journal_open(st, o, NULL)) {
 		state_free(st);
 		ret = 1;

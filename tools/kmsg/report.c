@@ -92,6 +92,8 @@ static int cmd_report(struct options *o, const char *file)
 		kmsg_ksyms_free(&ks);
 		return 1;
 	}
+	if (o->otlp)
+		otlp_open(&st, o, false);
 	if ((o->journal || o->export) && journal_open(&st, o, file)) {
 		state_free(&st);
 		tracecmd_close(handle);

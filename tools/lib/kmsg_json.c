@@ -3,6 +3,7 @@
  * JSON output of kmsg messages
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -219,5 +220,173 @@ int kmsg_json_msg(struct kmsg_strbuf *out, struct kmsg_json_cache *cache,
 		bad |= kmsg_strbuf_putlit(out, ",\"truncated\":true}");
 	else
 		bad |= kmsg_strbuf_putlit(out, ",\"truncated\":false}");
+	return bad ? -ENOMEM : 0;
+}
+
+/* ---- OpenTelemetry (OTLP/JSON) ----------------------------------------- */
+
+/* The logs data model's appendix B: syslog severities */
+static const unsigned char otlp_severity[8] = { 21, 19, 18, 17, 13, 10, 9, 5 };
+
+unsigned int kmsg_otlp_severity(unsigned int level)
+{
+	return level < 8 ? otlp_severity[level] : 0;
+}
+
+/* {"key":"KEY","value":{"stringValue":"S"}}, after a comma unless first */
+static int otlp_str(struct kmsg_strbuf *out, bool *first, const char *key,
+		    const char *s, size_t len)
+{
+	int bad = 0;
+
+	bad |= kmsg_strbuf_puts(out, *first ? "{\"key\":\"" : ",{\"key\":\"");
+	bad |= kmsg_strbuf_puts(out, key);
+	bad |= kmsg_strbuf_putlit(out, "\",\"value\":{\"stringValue\":");
+	bad |= kmsg_json_str(out, s, len);
+	bad |= kmsg_strbuf_putlit(out, "}}");
+	*first = false;
+	return bad;
+}
+
+/* An int64 attribute: a JSON string, as the protobuf JSON mapping has it */
+static int otlp_int(struct kmsg_strbuf *out, bool *first, const char *key,
+		    long long v)
+{
+	int bad = 0;
+
+	bad |= kmsg_strbuf_puts(out, *first ? "{\"key\":\"" : ",{\"key\":\"");
+	bad |= kmsg_strbuf_puts(out, key);
+	bad |= kmsg_strbuf_putlit(out, "\",\"value\":{\"intValue\":\"");
+	bad |= kmsg_strbuf_puti(out, v);
+	bad |= kmsg_strbuf_putlit(out, "\"}}");
+	*first = false;
+	return bad;
+}
+
+/* One argument as an AnyValue: intValue when it fits int64, else text */
+static int otlp_arg(struct kmsg_strbuf *out, const struct kmsg_arg *a)
+{
+	char c;
+
+	switch (a->type) {
+	case KMSG_ARG_SIGNED:
+		return kmsg_strbuf_putlit(out, "{\"intValue\":\"") ||
+		       kmsg_strbuf_puti(out, a->s) ||
+		       kmsg_strbuf_putlit(out, "\"}") ? -ENOMEM : 0;
+	case KMSG_ARG_UNSIGNED:
+		if (a->u > (unsigned long long)LLONG_MAX)
+			return kmsg_strbuf_putlit(out, "{\"stringValue\":\"") ||
+			       kmsg_strbuf_putu(out, a->u, 0, ' ') ||
+			       kmsg_strbuf_putlit(out, "\"}") ? -ENOMEM : 0;
+		return kmsg_strbuf_putlit(out, "{\"intValue\":\"") ||
+		       kmsg_strbuf_putu(out, a->u, 0, ' ') ||
+		       kmsg_strbuf_putlit(out, "\"}") ? -ENOMEM : 0;
+	case KMSG_ARG_CHAR:
+		c = (char)a->s;
+		return kmsg_strbuf_putlit(out, "{\"stringValue\":") ||
+		       kmsg_json_str(out, &c, 1) ||
+		       kmsg_strbuf_putc(out, '}') ? -ENOMEM : 0;
+	case KMSG_ARG_STRING:
+	case KMSG_ARG_RENDERED:
+		return kmsg_strbuf_putlit(out, "{\"stringValue\":") ||
+		       kmsg_json_str(out, a->str ? a->str : "", a->str_len) ||
+		       kmsg_strbuf_putc(out, '}') ? -ENOMEM : 0;
+	case KMSG_ARG_POINTER:
+		return kmsg_strbuf_putlit(out, "{\"stringValue\":\"0x") ||
+		       kmsg_strbuf_putx(out, a->u) ||
+		       kmsg_strbuf_putlit(out, "\"}") ? -ENOMEM : 0;
+	default:
+		return kmsg_strbuf_putlit(out, "{}");
+	}
+}
+
+int kmsg_otlp_msg(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
+		  const struct kmsg_msg *m, const struct kmsg_ids *ids,
+		  const char *comm, const char *text, size_t text_len,
+		  const struct kmsg_args *args)
+{
+	const char *id = kmsg_ids_id(ids), *comp;
+	bool first = true, afirst = true;
+	size_t comp_len;
+	int bad = 0, i;
+
+	comp = kmsg_ids_component(ids, &comp_len);
+	bad |= kmsg_strbuf_putlit(out, "{\"resourceLogs\":[{\"resource\":{\"attributes\":[");
+	bad |= otlp_str(out, &first, "os.type", "linux", 5);
+	if (o->host)
+		bad |= otlp_str(out, &first, "host.name", o->host,
+				strlen(o->host));
+	bad |= kmsg_strbuf_putlit(out, "]},\"scopeLogs\":[{\"scope\":{\"name\":\"kmsg\"},"
+				  "\"logRecords\":[{");
+	if (o->have_boot_time) {
+		bad |= kmsg_strbuf_putlit(out, "\"timeUnixNano\":\"");
+		bad |= kmsg_strbuf_putu(out, o->boot_ns + m->ts, 0, ' ');
+		bad |= kmsg_strbuf_putlit(out, "\",");
+	}
+	bad |= kmsg_strbuf_putlit(out, "\"observedTimeUnixNano\":\"");
+	bad |= kmsg_strbuf_putu(out, o->observed_ns, 0, ' ');
+	bad |= kmsg_strbuf_putlit(out, "\",\"severityNumber\":");
+	bad |= kmsg_strbuf_putu(out, kmsg_otlp_severity(m->level), 0, ' ');
+	bad |= kmsg_strbuf_putlit(out, ",\"severityText\":\"");
+	bad |= kmsg_strbuf_puts(out, kmsg_level_name(m->level));
+	bad |= kmsg_strbuf_putlit(out, "\",\"body\":{\"stringValue\":");
+	bad |= kmsg_json_str(out, text, text_len);
+	bad |= kmsg_strbuf_putc(out, '}');
+	if (id) {
+		bad |= kmsg_strbuf_putlit(out, ",\"eventName\":");
+		bad |= kmsg_json_str(out, id, strlen(id));
+	}
+	bad |= kmsg_strbuf_putlit(out, ",\"attributes\":[");
+	first = true;
+	if (id)
+		bad |= otlp_str(out, &first, "kmsg.id", id, strlen(id));
+	if (kmsg_ids_auto(ids))
+		bad |= otlp_str(out, &first, "kmsg.auto_id", ids->automatic,
+				strlen(ids->automatic));
+	bad |= otlp_str(out, &first, "kmsg.component", comp, comp_len);
+	if (ids->curated[0])
+		bad |= otlp_int(out, &first, "kmsg.number", ids->number);
+	if (m->version >= 2) {
+		bad |= otlp_str(out, &first, "kmsg.modname", m->modname.s,
+				m->modname.len);
+		if (m->seq != KMSG_SEQ_UNKNOWN)
+			bad |= otlp_int(out, &first, "kmsg.seq",
+					(long long)m->seq);
+	}
+	bad |= otlp_str(out, &first, "kmsg.format", m->fmt.s, m->fmt.len);
+	if (m->flags & KMSG_EVENT_WRAPPED)
+		bad |= otlp_str(out, &first, "kmsg.wrapper_format",
+				m->wrap_fmt.s, m->wrap_fmt.len);
+	bad |= kmsg_strbuf_putlit(out, ",{\"key\":\"kmsg.args\",\"value\":{\"arrayValue\":{\"values\":[");
+	for (i = 0; i < args->n; i++) {
+		if (args->v[i].type == KMSG_ARG_NONE)
+			continue;
+		if (!afirst)
+			bad |= kmsg_strbuf_putc(out, ',');
+		bad |= otlp_arg(out, &args->v[i]);
+		afirst = false;
+	}
+	bad |= kmsg_strbuf_putlit(out, "]}}}");
+	bad |= kmsg_strbuf_putlit(out, ",{\"key\":\"kmsg.truncated\",\"value\":{\"boolValue\":");
+	bad |= kmsg_strbuf_puts(out, m->flags & KMSG_EVENT_TRUNCATED ?
+				"true}}" : "false}}");
+	if (m->device.len) {
+		bad |= otlp_str(out, &first, "device.name", m->device.s,
+				m->device.len);
+		bad |= otlp_str(out, &first, "device.driver", m->driver.s,
+				m->driver.len);
+	}
+	if (o->description)
+		bad |= otlp_str(out, &first, "kmsg.description", o->description,
+				strlen(o->description));
+	if (o->user_response)
+		bad |= otlp_str(out, &first, "kmsg.user_response",
+				o->user_response, strlen(o->user_response));
+	bad |= otlp_int(out, &first, "cpu.id", m->cpu);
+	bad |= otlp_int(out, &first, "process.pid", m->pid);
+	if (comm)
+		bad |= otlp_str(out, &first, "process.executable.name", comm,
+				strlen(comm));
+	bad |= kmsg_strbuf_putlit(out, "]}]}]}]}");
 	return bad ? -ENOMEM : 0;
 }

@@ -45,4 +45,26 @@ int kmsg_json_msg(struct kmsg_strbuf *out, struct kmsg_json_cache *cache,
 		  const char *comm, const char *text, size_t text_len,
 		  const struct kmsg_args *args);
 
+/*
+ * OpenTelemetry: one ExportLogsServiceRequest of OTLP/JSON (the
+ * Collector's otlpjsonfile receiver reads one a line) holding the
+ * message as one LogRecord, mapped as kmsg(1) says.
+ */
+struct kmsg_otlp {
+	bool have_boot_time;		/* timeUnixNano = boot_ns + ts */
+	unsigned long long boot_ns;	/* when the kernel booted, Unix ns */
+	unsigned long long observed_ns;	/* observedTimeUnixNano */
+	const char *host;		/* resource host.name, or NULL */
+	const char *description;	/* -x: the docs, or NULL */
+	const char *user_response;
+};
+
+/* The SeverityNumber of a level (0 to 7), as the data model's appendix B */
+unsigned int kmsg_otlp_severity(unsigned int level);
+
+int kmsg_otlp_msg(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
+		  const struct kmsg_msg *msg, const struct kmsg_ids *ids,
+		  const char *comm, const char *text, size_t text_len,
+		  const struct kmsg_args *args);
+
 #endif /* KMSG_JSON_H */

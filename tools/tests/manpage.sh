@@ -3,8 +3,9 @@
 #
 # kmsg(1) documents every field the tools can write: every key of the
 # JSON writer (lib/kmsg_json.c, and -x's in kmsg/common.c) in OUTPUT,
-# every journal field of lib/kmsg_journal.c in JOURNAL, and the
-# OpenTelemetry severities are the logs data model's appendix B.  TAP.
+# every journal field of lib/kmsg_journal.c in JOURNAL, every attribute
+# of its OTLP writer in OpenTelemetry, and the OpenTelemetry severities
+# are the logs data model's appendix B.  TAP.
 set -u
 top=$(dirname "$(realpath "$0")")/../..
 man=$top/tools/kmsg.1
@@ -21,8 +22,13 @@ documented() {
 		grep -qF "\"$1\"" <<< "$s"
 }
 
-keys=$(grep -ohE '\\"[a-z_]+\\":' "$top/tools/lib/kmsg_json.c" "$top/tools/kmsg/common.c" |
-	sed 's/\\"//g; s/://' | sort -u)
+# the JSON writer: kmsg_json.c up to its OTLP part
+json_src() {
+	sed '/---- OpenTelemetry/,$d' "$top/tools/lib/kmsg_json.c"
+	cat "$top/tools/kmsg/common.c"
+}
+otlp_src() { sed -n '/---- OpenTelemetry/,$p' "$top/tools/lib/kmsg_json.c"; }
+keys=$(json_src | grep -ohE '\\"[a-z_]+\\":' | sed 's/\\"//g; s/://' | sort -u)
 missing=
 for k in $keys; do
 	section OUTPUT | documented "$k" || missing="$missing $k"
@@ -49,9 +55,18 @@ want='0 emerg	21	FATAL
 5 notice	10	INFO2
 6 info	9	INFO
 7 debug	5	DEBUG'
-got=$(sed -n '/^\.SS OpenTelemetry/,/^\.SH/p' "$man" | grep -E '^[0-7] [a-z]+	')
+otel=$(sed -n '/^\.SS OpenTelemetry/,/^\.SH/p' "$man")
+got=$(grep -E '^[0-7] [a-z]+	' <<< "$otel")
 [ "$got" = "$want" ]
 ok $? "the OpenTelemetry severity table is the data model's appendix B"
-sed -n '/^\.SS OpenTelemetry/,/^\.SH/p' "$man" | grep -q '^EventName: the$'
+grep -q '^EventName: the$' <<< "$otel"
 ok $? "the OpenTelemetry EventName is the id"
+
+attrs=$(otlp_src | grep -ohE '"[a-z]+(\.[a-z_]+)+"' | tr -d '"' | sort -u)
+missing=
+for a in $attrs; do
+	grep -qE "(^| )$a(,|\.|;| |$)" <<< "$otel" || missing="$missing $a"
+done
+[ "$(echo $attrs | wc -w)" -ge 15 ] && [ -z "$missing" ]
+ok $? "every --otlp attribute is documented in kmsg(1) OpenTelemetry ($(echo $attrs | wc -w) attributes; missing:${missing:- none})"
 echo "1..$n"

@@ -478,6 +478,74 @@ static void test_site_cache(void)
 	   SITE_CHANGES);
 }
 
+/* --otlp: severities of appendix B, arguments as AnyValues, no unknown time */
+static void test_otlp(void)
+{
+	static const char * const want_sev[8] = {
+		"\"severityNumber\":21,", "\"severityNumber\":19,",
+		"\"severityNumber\":18,", "\"severityNumber\":17,",
+		"\"severityNumber\":13,", "\"severityNumber\":10,",
+		"\"severityNumber\":9,", "\"severityNumber\":5,",
+	};
+	struct kmsg_msg m = {
+		.version = 2, .seq = 5,
+		.component = { "", 0 },
+		.modname = { "mod", 3 },
+		.fmt = { "%d %llu %c %s %p", 16 },
+		.driver = { "e1000e", 6 }, .device = { "0000:00:19.0", 12 },
+	};
+	struct kmsg_ids ids = {
+		.automatic = "mod.h00000001", .auto_comp_len = 3,
+		.auto_known = true, .hash = 1,
+	};
+	struct kmsg_otlp o = { .observed_ns = 1700000000000000000ULL };
+	struct kmsg_args args = { .n = 5 };
+	struct kmsg_strbuf out = { 0 };
+	unsigned int level;
+	int bad = 0;
+
+	for (level = 0; level < 8; level++) {
+		m.level = level;
+		out.len = 0;
+		if (kmsg_otlp_msg(&out, &o, &m, &ids, "sh", "t", 1, &args) ||
+		    !strstr(out.buf, want_sev[level]))
+			bad++;
+	}
+	ok(!bad, "OTLP: the 8 levels as SeverityNumber 21, 19, 18, 17, 13, 10, 9, 5");
+
+	args.v[0] = (struct kmsg_arg){ .type = KMSG_ARG_SIGNED, .s = -5 };
+	args.v[1] = (struct kmsg_arg){ .type = KMSG_ARG_UNSIGNED,
+				       .u = 18446744073709551615ULL };
+	args.v[2] = (struct kmsg_arg){ .type = KMSG_ARG_CHAR, .s = '"' };
+	args.v[3] = (struct kmsg_arg){ .type = KMSG_ARG_STRING, .str = "a\nb",
+				       .str_len = 3 };
+	args.v[4] = (struct kmsg_arg){ .type = KMSG_ARG_POINTER,
+				       .u = 0xffff8881deadbeefULL };
+	out.len = 0;
+	ok(!kmsg_otlp_msg(&out, &o, &m, &ids, "sh", "t", 1, &args) &&
+	   strstr(out.buf, "{\"key\":\"kmsg.args\",\"value\":{\"arrayValue\":{\"values\":["
+			   "{\"intValue\":\"-5\"},"
+			   "{\"stringValue\":\"18446744073709551615\"},"
+			   "{\"stringValue\":\"\\\"\"},"
+			   "{\"stringValue\":\"a\\nb\"},"
+			   "{\"stringValue\":\"0xffff8881deadbeef\"}]}}}") &&
+	   strstr(out.buf, "{\"key\":\"device.name\",\"value\":{\"stringValue\":\"0000:00:19.0\"}}") &&
+	   strstr(out.buf, "\"observedTimeUnixNano\":\"1700000000000000000\"") &&
+	   !strstr(out.buf, "\"timeUnixNano\"") && !strstr(out.buf, "host.name"),
+	   "OTLP: int64 as strings, a uint above int64 as text, escaped strings, device, no time or host unknown");
+
+	o.have_boot_time = true;
+	o.boot_ns = 1000000000ULL;
+	o.host = "node1";
+	m.ts = 2500;
+	out.len = 0;
+	ok(!kmsg_otlp_msg(&out, &o, &m, &ids, "sh", "t", 1, &args) &&
+	   strstr(out.buf, "\"timeUnixNano\":\"1000002500\"") &&
+	   strstr(out.buf, "{\"key\":\"host.name\",\"value\":{\"stringValue\":\"node1\"}}"),
+	   "OTLP: timeUnixNano the boot time plus the timestamp, host.name");
+	kmsg_strbuf_free(&out);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -501,5 +569,6 @@ int main(void)
 	test_v2();
 	kmsg_json_cache_free(&v2_cache);
 	test_site_cache();
+	test_otlp();
 	return tap_done();
 }
