@@ -59,9 +59,10 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	libssl-dev cpio kmod busybox-static qemu-system-x86 ccache git \
 	xz-utils file perl gzip rsync time pkg-config libtraceevent-dev libtracefs-dev \
 	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db \
-	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote locales
+	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote locales \
+	dpkg-dev binutils
 
-.PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db check \
+.PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db check deb \
 	kmsg-check docs-db man fuzz install uninstall kernel-debug \
 	selftests-debug initramfs-debug host-tests guest-check record-tests \
 	guest-check-debug clean distclean
@@ -182,6 +183,11 @@ install:
 uninstall:
 	@$(MAKE) -s -C tools $(INSTALL_VARS) uninstall
 
+# A Debian package of the same (PREFIX=/usr, the database included), in
+# build/deb/: dpkg -i build/deb/kmsg_*.deb
+deb: tools docs-db
+	@tools/deb.sh $(BUILD)/deb/tools $(DOCS_DB) $(BUILD)/deb
+
 # --- message documentation ---------------------------------------------------
 
 DOCS_DB := $(BUILD)/docs-db/kmsg.db
@@ -251,7 +257,7 @@ bench-db: tools
 HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/tests/run.sh tools/doctests/run.sh docs-db/tests/run.sh \
 	tools/fuzz/run.sh tools/tests/install.sh tools/tests/journal.sh \
-	tools/tests/manpage.sh tools/tests/otlp.sh
+	tools/tests/manpage.sh tools/tests/otlp.sh tools/tests/deb.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check
