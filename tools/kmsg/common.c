@@ -267,19 +267,12 @@ static int print_json(struct state *st, const struct kmsg_msg *m,
 
 void otlp_open(struct state *st, const struct options *o, bool live)
 {
-	struct timespec rt, mono;
-
 	if (o->boot_time_set) {
-		st->otlp.boot_ns = o->boot_time * 1e9;
-		st->otlp.have_boot_time = true;
-	} else if (live) {
-		/* the trace clock counts from boot, as CLOCK_MONOTONIC */
-		clock_gettime(CLOCK_REALTIME, &rt);
-		clock_gettime(CLOCK_MONOTONIC, &mono);
-		st->otlp.boot_ns = (rt.tv_sec - mono.tv_sec) * 1000000000ULL +
-				   rt.tv_nsec - mono.tv_nsec;
+		st->otlp.boot_ns = o->boot_ns;
 		st->otlp.have_boot_time = true;
 	}
+	/* live: the running kernel's boot time, taken again each message */
+	st->otlp_live = live && !o->boot_time_set;
 	if (live && !gethostname(st->host, sizeof(st->host) - 1))
 		st->otlp.host = st->host;
 }
@@ -289,8 +282,8 @@ static int print_otlp(struct state *st, const struct kmsg_msg *m,
 		      const struct kmsg_args *args)
 {
 	const char *id = kmsg_ids_id(&st->ids);
+	struct timespec now, mono;
 	struct kmsg_doc doc;
-	struct timespec now;
 	bool have_doc = false;
 	int ret;
 
@@ -302,6 +295,18 @@ static int print_otlp(struct state *st, const struct kmsg_msg *m,
 	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	st->otlp.observed_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;
+	if (st->otlp_live) {
+		/*
+		 * The trace clock (local_clock(), as printk's) counts from boot
+		 * like CLOCK_MONOTONIC, within the drift of sched_clock; the
+		 * offset is taken again for each message, so that a clock set
+		 * after kmsg started (NTP at boot) dates the next ones right.
+		 */
+		clock_gettime(CLOCK_MONOTONIC, &mono);
+		st->otlp.boot_ns = st->otlp.observed_ns -
+				   (mono.tv_sec * 1000000000ULL + mono.tv_nsec);
+		st->otlp.have_boot_time = true;
+	}
 	st->otlp.description = have_doc ? doc.description : NULL;
 	st->otlp.user_response = have_doc ? doc.user_response : NULL;
 	st->line.len = 0;
@@ -629,6 +634,35 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * --boot-time EPOCH: seconds since 1970 with up to 9 decimals, read as
+ * integers (a double has no nanoseconds left at 10^9 s), up to year 2255
+ */
+static int parse_epoch(const char *s, unsigned long long *ns)
+{
+	unsigned long long sec = 0, frac = 0, scale = 100000000ULL;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		sec = sec * 10 + (unsigned long long)(*p - '0');
+		if (sec > 9000000000ULL)
+			return -1;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10) {
+			if (!scale)
+				return -1;
+			frac += (unsigned long long)(*p - '0') * scale;
+		}
+	}
+	if (*p)
+		return -1;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
 static int parse_number(const char *s, double *v)
 {
 	char *end;
@@ -692,9 +726,8 @@ static int parse_options(int argc, char **argv, struct options *o,
 			o->otlp = true;
 			break;
 		case 'B':
-			if (live || parse_number(optarg, &v))
+			if (live || parse_epoch(optarg, &o->boot_ns))
 				goto bad;
-			o->boot_time = v;
 			o->boot_time_set = true;
 			break;
 		case 'c':

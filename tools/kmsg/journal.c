@@ -42,6 +42,7 @@ struct journal_out {
 	struct iovec *iov;
 	int iov_cap;
 	bool have_time;			/* realtime = boot_ns + ts */
+	bool live_clock;		/* boot_ns taken again each message */
 	long long boot_ns;
 	char boot_id[33];		/* live: this boot's; "" if unknown */
 	unsigned long long last_ts;
@@ -112,12 +113,17 @@ int journal_open(struct state *st, const struct options *o, const char *file)
 		j->export = stdout;
 	}
 	if (o->boot_time_set) {
-		j->boot_ns = o->boot_time * 1e9;
+		j->boot_ns = o->boot_ns;
 		j->have_time = true;
 	} else if (!file) {
-		/* live: the trace clock counts from boot, as CLOCK_MONOTONIC */
+		/*
+		 * live: the trace clock counts from boot, as CLOCK_MONOTONIC;
+		 * the offset is taken again for each message (the clock may be
+		 * set after kmsg started)
+		 */
 		j->boot_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 		j->have_time = true;
+		j->live_clock = true;
 		read_boot_id(j->boot_id);
 	} else if (!stat(file, &sb)) {
 		/* first message: the file's modification time, see kmsg(1) */
@@ -207,6 +213,8 @@ int journal_msg(struct state *st, const struct kmsg_msg *m,
 		j->boot_ns -= m->ts;
 		j->have_time = true;
 	}
+	if (j->live_clock)
+		j->boot_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	if (id)
 		c = code_of(st, id);
 	if (c) {

@@ -44,7 +44,8 @@ struct options {
 	bool journal;		/* --journal: send entries to journald */
 	const char *export;	/* --export FILE: journal export format */
 	bool otlp;		/* --otlp: OTLP/JSON, a request a line */
-	double boot_time;	/* --boot-time: when the traced kernel booted */
+	/* --boot-time: when the traced kernel booted, ns since 1970 */
+	unsigned long long boot_ns;
 	bool boot_time_set;
 };
 
@@ -68,6 +69,7 @@ struct state {
 	struct kmsg_strbuf ids_key;
 	struct journal_out *journal;	/* --journal, --export; else NULL */
 	struct kmsg_otlp otlp;		/* --otlp: the resource and time */
+	bool otlp_live;			/* its boot time: the running kernel's */
 	char host[256];			/* its host.name, live */
 	/* live: called for a pid with no name yet, to look it up */
 	void (*comm_miss)(struct state *st, int pid);

@@ -127,6 +127,13 @@ static int live_loop(struct state *st)
 					       live_record, st) < 0 &&
 		    !stop_requested && !st->done)
 			return -EIO;
+		/*
+		 * what this pass read, out now: into a file or a pipe, stdout
+		 * is fully buffered, and messages are rare (a shipper reading
+		 * kmsg live --otlp >> FILE sees whole lines, and soon)
+		 */
+		if (fflush(stdout))
+			return -EIO;
 		if (end && now() >= end)
 			break;
 		if (!stop_requested && !st->done)

@@ -371,9 +371,9 @@ int kmsg_otlp_msg(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
 	bad |= kmsg_strbuf_puts(out, m->flags & KMSG_EVENT_TRUNCATED ?
 				"true}}" : "false}}");
 	if (m->device.len) {
-		bad |= otlp_str(out, &first, "device.name", m->device.s,
+		bad |= otlp_str(out, &first, "kmsg.device", m->device.s,
 				m->device.len);
-		bad |= otlp_str(out, &first, "device.driver", m->driver.s,
+		bad |= otlp_str(out, &first, "kmsg.driver", m->driver.s,
 				m->driver.len);
 	}
 	if (o->description)
@@ -382,10 +382,10 @@ int kmsg_otlp_msg(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
 	if (o->user_response)
 		bad |= otlp_str(out, &first, "kmsg.user_response",
 				o->user_response, strlen(o->user_response));
-	bad |= otlp_int(out, &first, "cpu.id", m->cpu);
-	bad |= otlp_int(out, &first, "process.pid", m->pid);
+	bad |= otlp_int(out, &first, "cpu.logical_number", m->cpu);
+	bad |= otlp_int(out, &first, "thread.id", m->pid);
 	if (comm)
-		bad |= otlp_str(out, &first, "process.executable.name", comm,
+		bad |= otlp_str(out, &first, "thread.name", comm,
 				strlen(comm));
 	bad |= kmsg_strbuf_putlit(out, "]}]}]}]}");
 	return bad ? -ENOMEM : 0;

@@ -130,7 +130,9 @@ struct kmsg_render_opts {
 	void *lookup_ctx;
 	/*
 	 * Optional (kmsg_fmt_cache_new()): the formats seen last, parsed
-	 * once.  The output is the same with or without it.
+	 * once.  The output is the same with or without it.  Decoding and
+	 * rendering change it (through these const options): one cache per
+	 * thread.
 	 */
 	struct kmsg_fmt_cache *fmt_cache;
 };

@@ -100,6 +100,9 @@ def check(n, o, line, boot_ns):
         bad(n, 'scope %r, resource %r' % (scope, res))
     if set(rec) - RECORD_KEYS:
         bad(n, 'unknown LogRecord keys %s' % sorted(set(rec) - RECORD_KEYS))
+    if not 0 <= o['level'] < 8:
+        bad(n, 'level %r in the JSON' % o['level'])
+        return
     if rec.get('severityNumber') != SEVERITY[o['level']]:
         bad(n, 'level %d: severityNumber %r, want %d' %
             (o['level'], rec.get('severityNumber'), SEVERITY[o['level']]))
@@ -125,14 +128,14 @@ def check(n, o, line, boot_ns):
         'kmsg.format': o['format'],
         'kmsg.args': [arg_value(x) for x in o['args']],
         'kmsg.truncated': o['truncated'],
-        'cpu.id': o['cpu'],
-        'process.pid': o['pid'],
-        'process.executable.name': o['comm'],
+        'cpu.logical_number': o['cpu'],
+        'thread.id': o['pid'],
+        'thread.name': o['comm'],
     }
     for j, k in (('id', 'kmsg.id'), ('auto_id', 'kmsg.auto_id'),
                  ('number', 'kmsg.number'), ('modname', 'kmsg.modname'),
                  ('seq', 'kmsg.seq'), ('wrapper_format', 'kmsg.wrapper_format'),
-                 ('device', 'device.name'), ('driver', 'device.driver'),
+                 ('device', 'kmsg.device'), ('driver', 'kmsg.driver'),
                  ('description', 'kmsg.description'),
                  ('user_response', 'kmsg.user_response')):
         if j in o:

@@ -6,7 +6,7 @@
 set -u
 here=$(dirname "$(realpath "$0")")
 out=${TOOLS:-$here/../../build/tools}/tests
-tests=(test_render test_event test_json test_id test_ksyms test_tracedat
+tests=(test_render test_event test_json test_json_swar test_id test_ksyms test_tracedat
 	test_catalog test_docs test_dmesg test_journal test_match)
 
 echo "TAP version 13"

@@ -223,6 +223,15 @@ static void test_putu(void)
 				bad++;
 		}
 	}
+	/* around the 32-bit fast path's edge, and the largest */
+	v[0] = (1ULL << 32) - 1;
+	v[1] = 1ULL << 32;
+	v[2] = (1ULL << 32) + 1;
+	for (k = 0; k < 3; k++, n++) {
+		out.len = 0;
+		snprintf(want, sizeof(want), "%llu", v[k]);
+		bad += kmsg_strbuf_putu(&out, v[k], 0, ' ') || strcmp(out.buf, want);
+	}
 	out.len = 0;
 	snprintf(want, sizeof(want), "%llu", ~0ULL);
 	bad += kmsg_strbuf_putu(&out, ~0ULL, 0, ' ') || strcmp(out.buf, want);
@@ -529,10 +538,11 @@ static void test_otlp(void)
 			   "{\"stringValue\":\"\\\"\"},"
 			   "{\"stringValue\":\"a\\nb\"},"
 			   "{\"stringValue\":\"0xffff8881deadbeef\"}]}}}") &&
-	   strstr(out.buf, "{\"key\":\"device.name\",\"value\":{\"stringValue\":\"0000:00:19.0\"}}") &&
+	   strstr(out.buf, "{\"key\":\"kmsg.device\",\"value\":{\"stringValue\":\"0000:00:19.0\"}}") &&
 	   strstr(out.buf, "\"observedTimeUnixNano\":\"1700000000000000000\"") &&
 	   !strstr(out.buf, "\"timeUnixNano\"") && !strstr(out.buf, "host.name"),
-	   "OTLP: int64 as strings, a uint above int64 as text, escaped strings, device, no time or host unknown");
+	   "OTLP: int64 as strings, a uint above int64 as text, escaped strings, "
+	   "device, no time or host unknown");
 
 	o.have_boot_time = true;
 	o.boot_ns = 1000000000ULL;
