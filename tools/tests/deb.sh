@@ -29,7 +29,12 @@ field() { dpkg-deb -f "$deb" "$1"; }
 bad=
 [ "$(field Package)" = kmsg ] || bad="$bad Package"
 [ "$(field Architecture)" = "$(dpkg --print-architecture)" ] || bad="$bad Architecture"
-[[ "$(field Version)" =~ ^0~git[0-9]{8} ]] || bad="$bad Version"
+# date, commit count, commit: a later commit's package is newer
+count=$(git -C "$here" rev-list --count HEAD)
+[[ "$(field Version)" =~ ^0~git[0-9]{8}\.$count\.g[0-9a-f]+$ ]] &&
+	dpkg --compare-versions "$(field Version)" gt \
+		"$(field Version | sed "s/\.$count\./.$((count - 1))./")" ||
+	bad="$bad Version"
 for p in libtraceevent1 libtracefs1 libtracecmd1 libsqlite3-0 libc6; do
 	field Depends | grep -qE "(^|, )$p( |,|$)" || bad="$bad Depends:$p"
 done
@@ -59,13 +64,50 @@ ok $? "files: $(wc -l < "$tmp/files") entries under /usr, man pages compressed${
 diag "$tmp/outside"
 
 dpkg-deb -x "$deb" "$tmp/root"
-"$tmp/root/usr/bin/kmsg" explain kmsgtest.2 > "$tmp/explain" 2>&1 &&
-	grep -q "kmsgtest.2" "$tmp/explain" &&
-	! readelf -S "$tmp/root/usr/bin/kmsg" | grep -q "\.symtab"
-ok $? "the extracted kmsg explain kmsgtest.2 finds its database; the binaries are stripped"
+env -u KMSG_DB "$tmp/root/usr/bin/kmsg" explain kmsgtest.2 > "$tmp/explain" 2>&1 &&
+	grep -q "kmsgtest.2" "$tmp/explain"
+ok $? "the extracted kmsg explain kmsgtest.2 finds the packaged database"
 diag "$tmp/explain"
+bin=$tmp/root/usr/bin/kmsg
+! readelf -S "$bin" | grep -q "\.symtab" &&
+	readelf -d "$bin" | grep -q "BIND_NOW" &&
+	readelf -d "$bin" | grep -q "PIE" &&
+	nm -D "$bin" | grep -q "__[a-z]*_chk" &&
+	nm -D "$bin" | grep -q "__stack_chk_fail"
+ok $? "the binaries stripped and hardened (bindnow, PIE, fortify, stack protector)"
+zcat "$tmp/root/usr/share/doc/kmsg/changelog.gz" > "$tmp/changelog" &&
+	grep -q "^kmsg ($(field Version)) " "$tmp/changelog" &&
+	grep -qx "Copyright: [0-9]* the kmsg developers" \
+		"$tmp/root/usr/share/doc/kmsg/copyright" &&
+	grep -qx "License: GPL-2" "$tmp/root/usr/share/doc/kmsg/copyright"
+ok $? "changelog.gz of this version, a DEP-5 copyright (Copyright, License: GPL-2)"
+
+# the maintainer scripts, run against stubs that log what they are asked
 dpkg-deb -e "$deb" "$tmp/ctl"
-[ -x "$tmp/ctl/postinst" ] && grep -q "journalctl --update-catalog" "$tmp/ctl/postinst" &&
-	sh -n "$tmp/ctl/postinst" && sh -n "$tmp/ctl/postrm"
-ok $? "postinst and postrm update the journal's catalog"
+mkdir -p "$tmp/stub"
+for c in deb-systemd-helper deb-systemd-invoke systemctl journalctl; do
+	printf '#!/bin/sh\necho "%s $*" >> "%s"\n' "$c" "$tmp/calls" > "$tmp/stub/$c"
+	chmod +x "$tmp/stub/$c"
+done
+run() { rm -f "$tmp/calls"; touch "$tmp/calls"; env -u DPKG_ROOT PATH="$tmp/stub:$PATH" sh -e "$@"; }
+bad=
+[ ! -e "$tmp/ctl/postinst" ] || bad="$bad postinst"
+run "$tmp/ctl/postrm" purge && grep -qx "deb-systemd-helper purge kmsg-journal.service" "$tmp/calls" &&
+	grep -qx "deb-systemd-helper unmask kmsg-journal.service" "$tmp/calls" || bad="$bad purge"
+run "$tmp/ctl/postrm" remove && grep -qx "deb-systemd-helper mask kmsg-journal.service" "$tmp/calls" ||
+	bad="$bad remove"
+run "$tmp/ctl/postrm" upgrade && ! grep -q "deb-systemd-helper" "$tmp/calls" || bad="$bad upgrade"
+stop="stopped before removal"
+if [ -d /run/systemd/system ]; then
+	run "$tmp/ctl/prerm" remove && grep -qx "deb-systemd-invoke stop kmsg-journal.service" "$tmp/calls" ||
+		bad="$bad prerm"
+else
+	stop="(no systemd running here: the stop before removal not run)"
+fi
+rm -f "$tmp/calls"; touch "$tmp/calls"
+DPKG_ROOT=/nonexistent PATH="$tmp/stub:$PATH" sh -e "$tmp/ctl/prerm" remove && [ ! -s "$tmp/calls" ] ||
+	bad="$bad DPKG_ROOT"
+! grep -q journalctl "$tmp/ctl/prerm" "$tmp/ctl/postrm" || bad="$bad catalog-by-hand"
+[ -z "$bad" ]
+ok $? "maintainer scripts: the unit masked on remove, purged on purge, $stop, nothing for DPKG_ROOT; the catalog left to systemd's trigger${bad:+; wrong:$bad}"
 echo "1..$n"
