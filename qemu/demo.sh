@@ -68,6 +68,10 @@ live 4 2 7 9 20 --
 say "kmsg live --json"
 live 1 21 -- --json
 
+say "kmsg live --otlp: OpenTelemetry, an OTLP/JSON request a line (its LogRecord)"
+live 1 21 -- --otlp > /dev/null
+sed 's/.*"logRecords":\[{/{/; s/,"attributes":.*/,"attributes":[...]}/' /tmp/live.out
+
 say "kmsg live -x: with their documentation"
 live 2 2 21 -- -x
 
