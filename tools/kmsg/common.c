@@ -417,6 +417,62 @@ static int ids_of(struct state *st, const struct kmsg_msg *m, char *err,
 	return 0;
 }
 
+/* A message of record @seq decoded, from @cpu: see struct state */
+static void seq_note(struct state *st, int cpu, unsigned long long seq)
+{
+	unsigned long long *p;
+	int n;
+
+	if (cpu >= 0 && cpu < 4096 && cpu >= st->nr_cpu_seq) {
+		n = cpu + 1;
+		p = realloc(st->cpu_seq, n * sizeof(*p));
+		if (p) {
+			memset(p + st->nr_cpu_seq, 0xff,
+			       (n - st->nr_cpu_seq) * sizeof(*p));
+			st->cpu_seq = p;
+			st->nr_cpu_seq = n;
+		}
+	}
+	if (cpu >= 0 && cpu < st->nr_cpu_seq) {
+		if (st->cpu_seq[cpu] == seq)
+			return;		/* a fragment of the same record */
+		st->cpu_seq[cpu] = seq;
+	}
+	if (!st->seq_records++) {
+		st->seq_first = seq;
+		st->seq_last = seq;
+	} else if (seq < st->seq_first) {
+		st->seq_first = seq;
+	} else if (seq > st->seq_last) {
+		st->seq_last = seq;
+	}
+}
+
+void report_loss(struct state *st, long long ring)
+{
+	unsigned long long span = 0, missing = 0;
+
+	if (st->seq_records) {
+		span = st->seq_last - st->seq_first + 1;
+		missing = span > st->seq_records ? span - st->seq_records : 0;
+	}
+	if (ring > 0)
+		fprintf(stderr, "%s: %lld messages lost (the ring buffer's count); ",
+			prog, ring);
+	else if (ring < 0 && st->drops)
+		fprintf(stderr, "%s: messages lost; ", prog);
+	else if (ring < 0 || !missing)
+		return;
+	else
+		fprintf(stderr, "%s: ", prog);
+	/*
+	 * A record without its event is lost, or was never traced: written
+	 * to /dev/kmsg, or printed by a path that fires no event
+	 */
+	fprintf(stderr, "by sequence number, %llu of the %llu records from seq %llu to %llu decoded, %llu missing\n",
+		st->seq_records, span, st->seq_first, st->seq_last, missing);
+}
+
 /* One record of any event: print it if it is a wanted kmsg message */
 int handle_record(struct state *st, struct tep_record *rec)
 {
@@ -431,6 +487,8 @@ int handle_record(struct state *st, struct tep_record *rec)
 		bad_record(st, rec, err);
 		return 0;
 	}
+	if (m.version >= 2 && m.seq != KMSG_SEQ_UNKNOWN)
+		seq_note(st, m.cpu, m.seq);
 	if (ids_of(st, &m, err, sizeof(err))) {
 		bad_record(st, rec, err);
 		return 0;
@@ -466,6 +524,7 @@ int handle_record(struct state *st, struct tep_record *rec)
 
 void report_lost(struct state *st, int cpu, long long missed)
 {
+	st->drops++;
 	if (missed > 0) {
 		st->lost += missed;
 		fprintf(stderr, "CPU:%d [%lld EVENTS DROPPED]\n", cpu, missed);
@@ -596,6 +655,7 @@ void state_free(struct state *st)
 	kmsg_strbuf_free(&st->line);
 	kmsg_strbuf_free(&st->text);
 	kmsg_strbuf_free(&st->ids_key);
+	free(st->cpu_seq);
 }
 
 int finish(struct state *st, int ret)
@@ -629,6 +689,7 @@ static const struct option long_options[] = {
 	{ "level", required_argument, NULL, 'l' },
 	{ "count", required_argument, NULL, 'n' },
 	{ "duration", required_argument, NULL, 'd' },
+	{ "buffer-kb", required_argument, NULL, 'b' },
 	{ "stats", no_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -751,6 +812,12 @@ static int parse_options(int argc, char **argv, struct options *o,
 			if (!live || parse_number(optarg, &v))
 				goto bad;
 			o->duration = v;
+			break;
+		case 'b':
+			if (!live || parse_number(optarg, &v) || v < 1 ||
+			    v > 1 << 22)
+				goto bad;
+			o->buffer_kb = v;
 			break;
 		case 'h':
 			usage(stdout);

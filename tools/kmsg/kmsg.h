@@ -47,6 +47,7 @@ struct options {
 	/* --boot-time: when the traced kernel booted, ns since 1970 */
 	unsigned long long boot_ns;
 	bool boot_time_set;
+	unsigned long buffer_kb;	/* live --buffer-kb: per CPU, 0: default */
 };
 
 /* Decoding and printing kmsg:kmsg records: live and report */
@@ -76,6 +77,16 @@ struct state {
 	/* the name of the last task looked up (comm_of()), or NULL */
 	const char *comm;
 	int comm_pid;
+	/*
+	 * Loss by printk sequence number: the lowest and highest seq of the
+	 * events decoded, how many records they were (a record's pr_cont()
+	 * fragments share its seq and come from one CPU in a row), and the
+	 * last seq of each CPU
+	 */
+	unsigned long long seq_first, seq_last, seq_records;
+	unsigned long long *cpu_seq;
+	int nr_cpu_seq;
+	unsigned long drops;	/* reports of lost events (report_lost()) */
 };
 
 /*
@@ -100,6 +111,12 @@ int state_init(struct state *st, struct options *o, struct tep_handle *tep);
 void state_free(struct state *st);
 /* One record of any event: print it if it is a wanted kmsg message */
 int handle_record(struct state *st, struct tep_record *rec);
+/*
+ * On stderr, when messages were lost: the ring buffer's count @ring (< 0:
+ * unknown, a trace.dat), then what the sequence numbers of the events
+ * decoded say: how many records from the first to the last have none
+ */
+void report_loss(struct state *st, long long ring);
 void report_lost(struct state *st, int cpu, long long missed);
 /* The exit status: ret < 0 is an error, records not decoded give 2 */
 int finish(struct state *st, int ret);

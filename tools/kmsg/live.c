@@ -28,6 +28,13 @@ struct live {
 	struct state st;
 	int comm_tried[COMM_TRIED];	/* pids looked up again, by pid */
 	struct kmsg_ksyms_file ksyms;	/* for %ps and %pS */
+	/*
+	 * Loss as it goes, by CPU: what the ring buffer had dropped when last
+	 * reported, and whether it reported a drop since
+	 */
+	long long *dropped;
+	bool *drop_seen;
+	int nr_cpus;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -40,7 +47,10 @@ static void usage_live(FILE *f)
 		"Stream kmsg messages until interrupted. Uses a tracefs instance\n"
 		"of its own (removed on exit); needs root.\n\n"
 		"  -n, --count N          stop after N messages\n"
-		"  -d, --duration S       stop after S seconds\n", prog);
+		"  -d, --duration S       stop after S seconds\n"
+		"      --buffer-kb N      the instance's ring buffer: N KiB per CPU\n"
+		"On exit, messages lost are counted on standard error, by the\n"
+		"ring buffer and by the printk sequence numbers of the events.\n", prog);
 	usage_filters(f);
 }
 
@@ -93,12 +103,89 @@ static int live_record(struct tep_event *event, struct tep_record *rec,
 	return 0;
 }
 
+/* counted after the pass, by report_drops() */
 static int live_missed(struct tep_event *event, struct tep_record *rec,
 		       int cpu, void *data)
 {
+	struct live *lv = data;
+
 	(void)event;
-	report_lost(data, cpu, rec->missed_events);
+	(void)rec;
+	if (cpu >= 0 && cpu < lv->nr_cpus)
+		lv->drop_seen[cpu] = true;
+	else
+		report_lost(&lv->st, cpu, -1);
 	return 0;
+}
+
+/*
+ * What the instance's ring buffer dropped on @cpu: the "overrun" and
+ * "dropped events" of its stats; -1 if they cannot be read
+ */
+static long long ring_dropped(int cpu)
+{
+	char path[64], *stats, *p;
+	long long n = 0;
+
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+	stats = tracefs_instance_file_read(live_instance, path, NULL);
+	if (!stats)
+		return -1;
+	p = strstr(stats, "overrun: ");
+	if (p)
+		n += strtoll(p + 9, NULL, 10);
+	p = strstr(stats, "dropped events: ");
+	if (p)
+		n += strtoll(p + 16, NULL, 10);
+	free(stats);
+	return n;
+}
+
+static int ring_cpus(struct live *lv)
+{
+	char path[64];
+	int n;
+
+	for (n = 0; n < 4096; n++) {
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", n);
+		if (!tracefs_file_exists(live_instance, path))
+			break;
+	}
+	lv->dropped = calloc(n ? n : 1, sizeof(*lv->dropped));
+	lv->drop_seen = calloc(n ? n : 1, sizeof(*lv->drop_seen));
+	if (!lv->dropped || !lv->drop_seen)
+		return -ENOMEM;
+	lv->nr_cpus = n;
+	return 0;
+}
+
+/*
+ * The loss of each CPU that reported a drop since (of every CPU when
+ * @all), as a count: the ring buffer stores none in a full page, and its
+ * stats have it exactly. Returns what the ring buffer dropped in all.
+ */
+static long long report_drops(struct live *lv, bool all)
+{
+	long long n, total = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < lv->nr_cpus; cpu++) {
+		if (!all && !lv->drop_seen[cpu]) {
+			total += lv->dropped[cpu];
+			continue;
+		}
+		lv->drop_seen[cpu] = false;
+		n = ring_dropped(cpu);
+		if (n < 0) {
+			total += lv->dropped[cpu];
+			continue;
+		}
+		if (n > lv->dropped[cpu])
+			report_lost(&lv->st, cpu, n - lv->dropped[cpu]);
+		lv->dropped[cpu] = n;
+		total += n;
+	}
+	return total;
 }
 
 static void on_signal(int sig)
@@ -120,6 +207,7 @@ static double now(void)
 static int live_loop(struct state *st)
 {
 	double end = st->opt->duration ? now() + st->opt->duration : 0;
+	struct live *lv = (struct live *)st;
 
 	tracefs_follow_missed_events(live_instance, live_missed, st);
 	while (!stop_requested && !st->done) {
@@ -127,6 +215,7 @@ static int live_loop(struct state *st)
 					       live_record, st) < 0 &&
 		    !stop_requested && !st->done)
 			return -EIO;
+		report_drops(lv, false);
 		/*
 		 * what this pass read, out now: into a file or a pipe, stdout
 		 * is fully buffered, and messages are rare (a shipper reading
@@ -191,11 +280,22 @@ static int cmd_live(struct options *o)
 			prog, lv.ksyms.path, kmsg_ksyms_strerror(ret));
 	st->ropts.lookup_symbol = kmsg_ksyms_file_lookup;
 	st->ropts.lookup_ctx = &lv.ksyms;
-	if (tracefs_event_enable(live_instance, "kmsg", "kmsg")) {
+	if (o->buffer_kb &&
+	    tracefs_instance_set_buffer_size(live_instance, o->buffer_kb, -1)) {
+		fprintf(stderr, "%s: cannot set the ring buffer of %s to %lu KiB: %s\n",
+			prog, name, o->buffer_kb, strerror(errno));
+		ret = 1;
+	} else if (ring_cpus(&lv)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		ret = 1;
+	} else if (tracefs_event_enable(live_instance, "kmsg", "kmsg")) {
 		fprintf(stderr, "%s: cannot enable kmsg:kmsg\n", prog);
 		ret = 1;
 	} else {
-		ret = finish(st, live_loop(st));
+		ret = live_loop(st);
+		tracefs_event_disable(live_instance, NULL, NULL);
+		report_loss(st, report_drops(&lv, true));
+		ret = finish(st, ret);
 	}
 	state_free(st);
 out:
@@ -204,6 +304,8 @@ out:
 	tracefs_instance_free(live_instance);
 	live_instance = NULL;
 	kmsg_ksyms_file_free(&lv.ksyms);
+	free(lv.dropped);
+	free(lv.drop_seen);
 	if (tep)
 		tep_free(tep);
 	return ret;

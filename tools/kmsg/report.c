@@ -179,6 +179,7 @@ static int cmd_report(struct options *o, const char *file)
 		ret = tracecmd_iterate_events(buf, NULL, 0, report_record, &st);
 		tracecmd_close(buf);
 	}
+	report_loss(&st, -1);
 	ret = finish(&st, ret < 0 && !st.done ? -EIO : 0);
 	state_free(&st);
 	tracecmd_close(handle);
