@@ -60,7 +60,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	xz-utils file perl gzip rsync time pkg-config libtraceevent-dev libtracefs-dev \
 	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db \
 	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote locales \
-	dpkg-dev binutils
+	dpkg-dev binutils bsdutils
 
 .PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db check deb \
 	kmsg-check docs-db man fuzz install uninstall kernel-debug \
@@ -257,7 +257,8 @@ bench-db: tools
 HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/tests/run.sh tools/doctests/run.sh docs-db/tests/run.sh \
 	tools/fuzz/run.sh tools/tests/install.sh tools/tests/journal.sh \
-	tools/tests/manpage.sh tools/tests/otlp.sh tools/tests/deb.sh
+	tools/tests/manpage.sh tools/tests/otlp.sh tools/tests/deb.sh \
+	tools/tests/limits.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check
