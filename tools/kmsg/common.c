@@ -452,25 +452,26 @@ void report_loss(struct state *st, long long ring)
 {
 	unsigned long long span = 0, missing = 0;
 
+	/* the ring buffer's count decides; the sequence numbers add to it */
+	if (ring > 0)
+		fprintf(stderr, "%s: %lld messages lost (the ring buffer's count)",
+			prog, ring);
+	else if (st->drops)
+		fprintf(stderr, "%s: messages lost", prog);
+	else
+		return;
 	if (st->seq_records) {
 		span = st->seq_last - st->seq_first + 1;
 		missing = span > st->seq_records ? span - st->seq_records : 0;
+		/*
+		 * A record without its event is lost, or was never traced:
+		 * written to /dev/kmsg, or printed by a path that fires none
+		 */
+		fprintf(stderr, "; by sequence number, %llu of the %llu records from seq %llu to %llu decoded, %llu missing",
+			st->seq_records, span, st->seq_first, st->seq_last,
+			missing);
 	}
-	if (ring > 0)
-		fprintf(stderr, "%s: %lld messages lost (the ring buffer's count); ",
-			prog, ring);
-	else if (ring < 0 && st->drops)
-		fprintf(stderr, "%s: messages lost; ", prog);
-	else if (ring < 0 || !missing)
-		return;
-	else
-		fprintf(stderr, "%s: ", prog);
-	/*
-	 * A record without its event is lost, or was never traced: written
-	 * to /dev/kmsg, or printed by a path that fires no event
-	 */
-	fprintf(stderr, "by sequence number, %llu of the %llu records from seq %llu to %llu decoded, %llu missing\n",
-		st->seq_records, span, st->seq_first, st->seq_last, missing);
+	fputc('\n', stderr);
 }
 
 /* One record of any event: print it if it is a wanted kmsg message */
@@ -815,7 +816,7 @@ static int parse_options(int argc, char **argv, struct options *o,
 			break;
 		case 'b':
 			if (!live || parse_number(optarg, &v) || v < 1 ||
-			    v > 1 << 22)
+			    v > 1 << 22 || v != (unsigned long)v)
 				goto bad;
 			o->buffer_kb = v;
 			break;

@@ -118,25 +118,39 @@ static int live_missed(struct tep_event *event, struct tep_record *rec,
 	return 0;
 }
 
+/* The number on the line of @stats that starts with @name, else 0 */
+static long long stat_line(const char *stats, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = stats;
+
+	while (p && *p) {
+		if (!strncmp(p, name, len))
+			return strtoll(p + len, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
 /*
- * What the instance's ring buffer dropped on @cpu: the "overrun" and
- * "dropped events" of its stats; -1 if they cannot be read
+ * What the instance's ring buffer dropped on @cpu: the "overrun",
+ * "commit overrun" and "dropped events" of its stats; -1 if they cannot
+ * be read
  */
 static long long ring_dropped(int cpu)
 {
-	char path[64], *stats, *p;
-	long long n = 0;
+	char path[64], *stats;
+	long long n;
 
 	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
 	stats = tracefs_instance_file_read(live_instance, path, NULL);
 	if (!stats)
 		return -1;
-	p = strstr(stats, "overrun: ");
-	if (p)
-		n += strtoll(p + 9, NULL, 10);
-	p = strstr(stats, "dropped events: ");
-	if (p)
-		n += strtoll(p + 16, NULL, 10);
+	n = stat_line(stats, "overrun: ") +
+	    stat_line(stats, "commit overrun: ") +
+	    stat_line(stats, "dropped events: ");
 	free(stats);
 	return n;
 }
@@ -162,11 +176,13 @@ static int ring_cpus(struct live *lv)
 /*
  * The loss of each CPU that reported a drop since (of every CPU when
  * @all), as a count: the ring buffer stores none in a full page, and its
- * stats have it exactly. Returns what the ring buffer dropped in all.
+ * stats have it exactly. Returns what the ring buffer dropped in all, or
+ * -1 if the stats of a CPU that dropped some could not be read.
  */
 static long long report_drops(struct live *lv, bool all)
 {
 	long long n, total = 0;
+	bool unknown = false;
 	int cpu;
 
 	for (cpu = 0; cpu < lv->nr_cpus; cpu++) {
@@ -177,6 +193,10 @@ static long long report_drops(struct live *lv, bool all)
 		lv->drop_seen[cpu] = false;
 		n = ring_dropped(cpu);
 		if (n < 0) {
+			/* said without a count, as the ring buffer gave it */
+			if (!all)
+				report_lost(&lv->st, cpu, -1);
+			unknown = true;
 			total += lv->dropped[cpu];
 			continue;
 		}
@@ -185,7 +205,7 @@ static long long report_drops(struct live *lv, bool all)
 		lv->dropped[cpu] = n;
 		total += n;
 	}
-	return total;
+	return unknown ? -1 : total;
 }
 
 static void on_signal(int sig)
