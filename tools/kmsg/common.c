@@ -417,27 +417,9 @@ static int ids_of(struct state *st, const struct kmsg_msg *m, char *err,
 	return 0;
 }
 
-/* A message of record @seq decoded, from @cpu: see struct state */
-static void seq_note(struct state *st, int cpu, unsigned long long seq)
+/* A message of record @seq decoded: see struct state */
+static void seq_note(struct state *st, unsigned long long seq)
 {
-	unsigned long long *p;
-	int n;
-
-	if (cpu >= 0 && cpu < 4096 && cpu >= st->nr_cpu_seq) {
-		n = cpu + 1;
-		p = realloc(st->cpu_seq, n * sizeof(*p));
-		if (p) {
-			memset(p + st->nr_cpu_seq, 0xff,
-			       (n - st->nr_cpu_seq) * sizeof(*p));
-			st->cpu_seq = p;
-			st->nr_cpu_seq = n;
-		}
-	}
-	if (cpu >= 0 && cpu < st->nr_cpu_seq) {
-		if (st->cpu_seq[cpu] == seq)
-			return;		/* a fragment of the same record */
-		st->cpu_seq[cpu] = seq;
-	}
 	if (!st->seq_records++) {
 		st->seq_first = seq;
 		st->seq_last = seq;
@@ -488,8 +470,10 @@ int handle_record(struct state *st, struct tep_record *rec)
 		bad_record(st, rec, err);
 		return 0;
 	}
-	if (m.version >= 2 && m.seq != KMSG_SEQ_UNKNOWN)
-		seq_note(st, m.cpu, m.seq);
+	/* a pr_cont() fragment adds to a record already counted */
+	if (m.version >= 2 && m.seq != KMSG_SEQ_UNKNOWN &&
+	    !(m.flags & KMSG_EVENT_CONT))
+		seq_note(st, m.seq);
 	if (ids_of(st, &m, err, sizeof(err))) {
 		bad_record(st, rec, err);
 		return 0;
@@ -656,7 +640,6 @@ void state_free(struct state *st)
 	kmsg_strbuf_free(&st->line);
 	kmsg_strbuf_free(&st->text);
 	kmsg_strbuf_free(&st->ids_key);
-	free(st->cpu_seq);
 }
 
 int finish(struct state *st, int ret)

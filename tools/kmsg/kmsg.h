@@ -79,13 +79,10 @@ struct state {
 	int comm_pid;
 	/*
 	 * Loss by printk sequence number: the lowest and highest seq of the
-	 * events decoded, how many records they were (a record's pr_cont()
-	 * fragments share its seq and come from one CPU in a row), and the
-	 * last seq of each CPU
+	 * events decoded, and how many records they were (a record's
+	 * pr_cont() fragments share its seq: only its first is counted)
 	 */
 	unsigned long long seq_first, seq_last, seq_records;
-	unsigned long long *cpu_seq;
-	int nr_cpu_seq;
 	unsigned long drops;	/* reports of lost events (report_lost()) */
 };
 
