@@ -6,13 +6,12 @@
 # twice, and explain, search and the man pages show what was documented.
 # TAP output. KSRC, KOBJ, TOOLS, MODROOT, DOCS_DB as the Makefile sets.
 set -u
-tools=${TOOLS:?} ksrc=${KSRC:?} kobj=${KOBJ:?} modroot=${MODROOT:?}
-db=${DOCS_DB:?}
 top=$(dirname "$(realpath "$0")")/../..
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$top/tools/tests/tap.sh"
-echo "TAP version 13"
+tap_begin 'rm -rf "$tmp"'
+tools=${TOOLS:?} ksrc=${KSRC:?} kobj=${KOBJ:?} modroot=${MODROOT:?}
+db=${DOCS_DB:?}
 
 "$tools/kmsg-doc" check --srctree "$ksrc" --catalog "$top/docs-db/catalog" \
 	"$kobj/vmlinux" "$modroot" > "$tmp/check" 2>&1
@@ -44,15 +43,15 @@ got=$(sqlite3 "$tmp/db1" "SELECT count(*) >= 53 FROM aliases WHERE position = 0;
 	SELECT auto_id FROM aliases WHERE id = 'hung_task.3' ORDER BY position;" 2>&1)
 [ "$got" = "$(printf '1\noom.9\noom.11\nclocksource.h58743ee5\nwatchdog.h03e56f7f\nhung_task.h34194b7f')" ]
 rc=$?
+[ $rc = 0 ] || printf '%s\n' "$got" | diag
 ok $rc "docs database: oom.9, oom.11, clocksource.22, watchdog.2, hung_task.3 are aliases of their automatic ids"
-[ $rc = 0 ] || printf '%s\n' "$got" | sed 's/^/# /'
 
 KMSG_DB=$tmp/db1 "$tools/kmsg" explain oom_kill.h3196cc8e > "$tmp/explain-auto" 2>&1
 head -n 1 "$tmp/explain-auto" | grep -q '^oom\.9: "%s: Killed process %d (%s) total-vm:' &&
 	grep -q '^Documented in: .*docs-db/catalog/oom.kmsg:' "$tmp/explain-auto"
 rc=$?
+[ $rc = 0 ] || diag "$tmp/explain-auto"
 ok $rc "kmsg explain oom_kill.h3196cc8e: the documentation of oom.9"
-[ $rc = 0 ] || sed 's/^/# /' "$tmp/explain-auto"
 
 # the core messages documented in catalogs: found by the identifier and
 # by the automatic id, the same documentation
@@ -68,8 +67,8 @@ for pair in oom.9:oom_kill.h3196cc8e clocksource.22:clocksource.h58743ee5 \
 		grep -q "^  $auto  " "$tmp/by-cur" &&
 		grep -q '^Description:$' "$tmp/by-cur"; }
 	rc=$?
+	[ $rc = 0 ] || diag "$tmp/by-cur" "$tmp/by-auto"
 	ok $rc "kmsg explain $cur and $auto: the same documentation, every form shown"
-	[ $rc = 0 ] || sed 's/^/# /' "$tmp/by-auto"
 done
 
 # a message reworded: the catalog documents an older wording and lists
@@ -96,15 +95,15 @@ rc=$?
 	grep -q '"id":"kpaths.1"' "$tmp/kpaths.json" &&
 	! grep -q '"id":"kmsg_paths' "$tmp/kpaths.json"
 rc=$?
+[ $rc = 0 ] || diag "$tmp/kpaths.out" "$tmp/kpaths.json"
 ok $rc "kmsg report --json: a reworded message keeps its curated id (kpaths.1)"
-[ $rc = 0 ] || sed 's/^/# /' "$tmp/kpaths.out" "$tmp/kpaths.json"
 KMSG_DB=$tmp/kpaths.db "$tools/kmsg" explain kmsg_paths.hb8d60e3a > "$tmp/kpaths.x" 2>&1 &&
 	head -n 1 "$tmp/kpaths.x" | grep -q '^kpaths\.1: "kmsg_paths: pr_err, with pr_fmt"' &&
 	grep -q '^  kmsg_paths.hb8d60e3a  kmsg_paths: pr_err with pr_fmt$' "$tmp/kpaths.x" &&
 	grep -q "^  $("$tools/kmsg-doc" auto-id kmsg_paths 'kmsg_paths: pr_err, with pr_fmt')  " "$tmp/kpaths.x"
 rc=$?
+[ $rc = 0 ] || diag "$tmp/kpaths.x"
 ok $rc "kmsg explain of the new wording's automatic id: kpaths.1, both wordings"
-[ $rc = 0 ] || sed 's/^/# /' "$tmp/kpaths.x"
 
 KMSG_DB=$db "$tools/kmsg" explain kmsgtest.2 > "$tmp/explain" 2>&1
 cat > "$tmp/want" <<'EOT'
@@ -115,8 +114,9 @@ EOT
 head -n 3 "$tmp/explain" | cmp -s - "$tmp/want" &&
 	grep -q '^  @0  Device number of the device\.$' "$tmp/explain" &&
 	grep -A1 '^User Response:$' "$tmp/explain" | grep -q '^  Set the device online and retry the operation\.$'
-ok $? "kmsg explain kmsgtest.2: message, severity, parameter, user response"
-[ $? = 0 ] || sed 's/^/# /' "$tmp/explain"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/explain"
+ok $rc "kmsg explain kmsgtest.2: message, severity, parameter, user response"
 
 KMSG_DB=$db "$tools/kmsg" explain kmsgbench.1 | grep -q '^Documented in: .*docs-db/catalog/kmsgbench.kmsg:'
 ok $? "kmsg explain kmsgbench.1: documented in the catalog"
@@ -128,11 +128,29 @@ KMSG_DB=$db "$tools/kmsg" search nosuchwordanywhere > /dev/null 2>&1
 [ $? = 1 ]
 ok $? "kmsg search: nothing found exits 1"
 
-"$tools/kmsg" manual --db "$db" "$tmp/man" > /dev/null 2>&1 &&
-	MANPATH=$tmp/man man -P cat kmsgtest.2 2>/dev/null | grep -q 'Set the device online'
-ok $? "man kmsgtest.2 with MANPATH at the generated pages"
-grep -q '<h2>kmsgtest.21</h2>' "$tmp/man/kmsg-manual.html" 2>/dev/null
-ok $? "printable manual (HTML) has every message"
+"$tools/kmsg" manual --db "$db" "$tmp/man" > "$tmp/manual.out" 2>&1 &&
+	MANPATH=$tmp/man man -P cat kmsgtest.2 > "$tmp/man.out" 2>&1 &&
+	grep -q 'Set the device online' "$tmp/man.out"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/manual.out" "$tmp/man.out"
+ok $rc "man kmsgtest.2 with MANPATH at the generated pages"
+# every documented message of the database, each entry of the catalogs
+# among them: a man page and a section of the printable manual each
+sqlite3 "$db" "SELECT id FROM docs" 2>&1 | sort > "$tmp/ids.docs"
+sed -n 's/^id: *\([^ ]*\) *$/\1/p' "$top"/docs-db/catalog/*.kmsg | sort -u > "$tmp/ids.catalog"
+sed -n 's|^<h2>\(.*\)</h2>$|\1|p' "$tmp/man/kmsg-manual.html" 2>/dev/null | sort > "$tmp/ids.html"
+ls "$tmp/man/man9" 2>/dev/null | sed 's/\.9$//' | sort > "$tmp/ids.man"
+docs=$(wc -l < "$tmp/ids.docs")
+{
+	diff -U0 --label docs --label html "$tmp/ids.docs" "$tmp/ids.html"
+	diff -U0 --label docs --label man9 "$tmp/ids.docs" "$tmp/ids.man"
+	comm -23 "$tmp/ids.catalog" "$tmp/ids.docs" | sed 's/^/in a catalog, not documented: /'
+	grep -qx "$docs man pages in .*" "$tmp/manual.out" || cat "$tmp/manual.out"
+} > "$tmp/ids.diff" 2>&1
+[ "$docs" -ge 18 ] && [ -s "$tmp/ids.catalog" ] && [ ! -s "$tmp/ids.diff" ]
+rc=$?
+[ $rc = 0 ] || diag "$tmp/ids.diff"
+ok $rc "printable manual (HTML) and man pages have every message: the $docs of the database, the $(wc -l < "$tmp/ids.catalog") of the catalogs among them"
 
 printf 'kmsgtest.2: device 4711 not online\n[    1.0] kmsgtest.99: nope\nplain line\n' |
 	KMSG_DB=$db "$tools/kmsg" dmesg -x - > "$tmp/dmesg"
@@ -159,7 +177,7 @@ printf '%s\n' '[    0.100000] smpfix: Brought up 1 node, 2 CPU' \
 	'6,12,300000,-;Out of memory: Killed process 42 (cat)' \
 	'nothing like any format' > "$tmp/plain"
 "$tools/kmsg" dmesg --json --db "$fix" "$tmp/plain" > "$tmp/plain.json" 2>&1
-python3 - "$tmp/plain.json" <<'PY'
+python3 - "$tmp/plain.json" > "$tmp/plain.check" 2>&1 <<'PY'
 import json, sys
 o = [json.loads(l) for l in open(sys.argv[1])]
 assert [x["line"] for x in o] == [1, 2, 3, 4, 5, 6], o
@@ -173,10 +191,12 @@ assert o[4]["id"] == "kmsgtest.2" and o[4]["auto_id"] == "oom_kill.h00000005"
 assert o[4]["seq"] == 12 and o[4]["args"][1] == {"type": "string", "value": "cat"}
 assert "id" not in o[5] and "candidates" not in o[5]
 PY
-ok $? "kmsg dmesg --json: each input form identified, ambiguous, unidentified, curated alias, typed args"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/plain.check"
+ok $rc "kmsg dmesg --json: each input form identified, ambiguous, unidentified, curated alias, typed args"
 "$tools/kmsg" dmesg --stats --db "$fix" "$tmp/plain" > "$tmp/stats" 2>&1
 grep -q '^lines *6$' "$tmp/stats" && grep -q '^identified *4$' "$tmp/stats" &&
 	grep -q '^ambiguous *1$' "$tmp/stats" && grep -q '^unidentified *1$' "$tmp/stats" &&
 	grep -q '^documented *1$' "$tmp/stats"
 ok $? "kmsg dmesg --stats: lines, identified, ambiguous, unidentified, documented"
-echo "1..$n"
+tap_end

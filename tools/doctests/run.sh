@@ -4,7 +4,8 @@
 # Tests of kmsg-doc: build it with ASan and UBSan, compile the fixtures
 # (fixtures/*/msg.c, with fake_kmsg.h, into ET_REL objects like the
 # kernel's), run kmsg-doc on them and compare with fixtures/*/expected.
-# TAP on stdout; the exit status is 0 whatever the results.
+# TAP on stdout; the exit status is 0 whatever the results (1 for a
+# bail-out, as when kmsg-doc does not build).
 #
 # A fixture directory holds msg.c, optionally catalog/ (passed as
 # --catalog), args (more options), expected (kmsg-doc's exact stdout),
@@ -29,36 +30,26 @@ export ASAN_OPTIONS=exitcode=99:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=exitcode=99:print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=exitcode=99
 
-n=0
+. "$here/../tests/tap.sh"
 failed=0
-echo "TAP version 13"
+tap_begin
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-not_ok() {
-	n=$((n + 1))
+not_ok() {	# not_ok NAME: a failed result
 	failed=$((failed + 1))
-	echo "not ok $n $1"
+	ok 1 "$1"
 }
 
-diag() {
-	sed 's/^/# /'
-}
-
-# check NAME COND-STATUS [diagnostic file...]
+# result NAME COND-STATUS [diagnostic file...]: the files before a failure
 result() {
 	local name=$1 status=$2
 	shift 2
 	if [ "$status" = 0 ]; then
-		ok "$name"
+		ok 0 "$name"
 	else
-		not_ok "$name"
 		for f in "$@"; do
 			[ -s "$f" ] && diag < "$f"
 		done
+		not_ok "$name"
 	fi
 }
 
@@ -69,13 +60,10 @@ sanitizer_clean() {
 rm -rf "$work"
 mkdir -p "$work/fixtures"
 
-if ! make -s -C "$here" O="$out" all > "$work/build.log" 2>&1; then
-	diag < "$work/build.log"
-	echo "Bail out! kmsg-doc does not build"
-	echo "1..$((n + 1))"
-	exit 0
-fi
-ok "kmsg-doc builds with ASan and UBSan, and with the production command (-O2 -Werror)"
+make -s -C "$here" O="$out" all > "$work/build.log" 2>&1
+result "kmsg-doc builds with ASan and UBSan, and with the production command (-O2 -Werror)" \
+	$? "$work/build.log"
+[ $failed = 0 ] || bail "kmsg-doc does not build"
 
 # ---- fixtures compared with their expected output ----
 
@@ -83,14 +71,21 @@ compile() {	# compile DIR OBJ: in DIR, so that __FILE__ is "msg.c"
 	(cd "$1" && $CC $FIXCFLAGS msg.c -o "$2") > "$work/cc.log" 2>&1
 }
 
+# the fixtures without expected output, each used by a test of its own
+# below; any other is a test that would not run
+own="corrupt diff modules vmlinux"
 for dir in "$here"/fixtures/*/; do
 	dir=${dir%/}
 	name=$(basename "$dir")
-	[ -f "$dir/expected" ] || continue
+	if [ ! -f "$dir/expected" ]; then
+		[[ " $own " == *" $name "* ]] ||
+			not_ok "fixture $name: no expected output (fixtures/$name/expected)"
+		continue
+	fi
 	obj=$work/fixtures/$name.o
 	if ! compile "$dir" "$obj"; then
-		not_ok "fixture $name: compiles"
 		diag < "$work/cc.log"
+		not_ok "fixture $name: compiles"
 		continue
 	fi
 	args=(check --srctree .)
@@ -158,7 +153,14 @@ fuzz() {	# fuzz NAME INPUT COUNT CMD...: CMD with @IN@ for the damaged copy
 	shift 3
 	ext=${input##*/}
 	for i in $(seq 1 "$count"); do
-		"$patch" mutate "$input" "$work/fuzz/$ext" "$i" $((i % 16 + 1))
+		# a mutation that fails leaves no input: not a pass
+		rm -f "$work/fuzz/$ext"
+		if ! "$patch" mutate "$input" "$work/fuzz/$ext" "$i" $((i % 16 + 1)) \
+			> "$work/fuzz.err" 2>&1 || [ ! -e "$work/fuzz/$ext" ]; then
+			{ echo "seed $i: elfpatch mutate $input failed"; head -30 "$work/fuzz.err"; } > "$work/fuzz.diag"
+			bad=1
+			break
+		fi
 		"${@//@IN@/$work/fuzz/$ext}" > /dev/null 2> "$work/fuzz.err"
 		rc=$?
 		if { [ $rc != 0 ] && [ $rc != 1 ]; } || ! sanitizer_clean "$work/fuzz.err"; then
@@ -212,8 +214,8 @@ if (cd "$here/fixtures/vmlinux" && $CC -O2 -no-pie -Wl,--build-id -I"$here" \
 	result "build-db: build_id of vmlinux ($want), release, object 'vmlinux'" \
 		$status "$work/vmlinux.out"
 else
-	not_ok "vmlinux fixture links"
 	diag < "$work/cc.log"
+	not_ok "vmlinux fixture links"
 fi
 
 # ---- a module directory: *.ko searched, symbolic links not followed ----
@@ -258,7 +260,7 @@ diff -u "$work/db1.dump" "$work/db2.dump" >> "$work/db.out" 2>&1 || status=1
 result "build-db twice: identical sqlite3 .dump" $status "$work/db.out"
 
 if [ -s "$db1" ] && cmp -s "$db1" "$db2"; then
-	ok "build-db twice: identical files"
+	ok 0 "build-db twice: identical files"
 else
 	not_ok "build-db twice: identical files"
 fi
@@ -276,10 +278,10 @@ check_query() {	# check_query DESC SQL EXPECTED
 	local got
 	got=$(q "$2")
 	if [ "$got" = "$3" ]; then
-		ok "query: $1"
+		ok 0 "query: $1"
 	else
-		not_ok "query: $1"
 		printf 'SQL: %s\ngot:\n%s\nexpected:\n%s\n' "$2" "$got" "$3" | diag
+		not_ok "query: $1"
 	fi
 }
 
@@ -402,11 +404,11 @@ check_lookup() {	# check_lookup DESC DB "ARGS" EXPECTED-STATUS EXPECTED-OUTPUT
 	got=$("$lookup" "$2" $3 2>&1)
 	rc=$?
 	if [ "$got" = "$5" ] && [ $rc = "$4" ]; then
-		ok "lookup: $1"
+		ok 0 "lookup: $1"
 	else
-		not_ok "lookup: $1"
 		printf 'docs_lookup %s: exit %s, got:\n%s\nexpected (exit %s):\n%s\n' \
 			"$3" "$rc" "$got" "$4" "$5" | diag
+		not_ok "lookup: $1"
 	fi
 }
 
@@ -681,6 +683,6 @@ diff_run usage 2 "$dw/old.db" >> "$dw/bad.out" 2>&1 || status=1
 result "diff: not a database, wrong schema, malformed row, truncated file, missing file, usage: exit 2, named" \
 	$status "$dw/bad.out"
 
-echo "1..$n"
+tap_end
 echo "# $((n - failed)) passed, $failed failed"
 exit 0

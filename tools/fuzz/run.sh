@@ -7,12 +7,13 @@
 # is repeatable.  A crash, a sanitizer report, a leak, a hang (over 10 s
 # for one input) or more than 2 GiB of memory fails the target; the input
 # is kept in $O/artifacts.  TAP on stdout; the exit status is 0 whatever
-# the results.
+# the results (1 for a bail-out).
 #
 # O: the build directory (default build/tools/fuzz); TOOLS, as for the
 # other tests, names its parent.
 set -u
 here=$(dirname "$(realpath "$0")")
+. "$here/../tests/tap.sh"
 out=${O:-${TOOLS:-$here/../../build/tools}/fuzz}
 runs=${FUZZ_RUNS:-10000}
 targets=(render event catalog srcdoc ksyms index docs tracedat id dmesg match diff)
@@ -21,17 +22,14 @@ out=$(realpath "$out")
 # the index and docs targets write each input to a file
 [ -z "${TMPDIR:-}" ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
 
-echo "TAP version 13"
-echo "1..${#targets[@]}"
+tap_begin
+tap_plan ${#targets[@]}
 if ! make -s -C "$here" O="$out" all > "$out/build.log" 2>&1; then
-	sed 's/^/# /' "$out/build.log"
-	echo "Bail out! the fuzz targets do not build (clang, libclang-rt-14-dev: make deps)"
-	exit 0
+	diag "$out/build.log"
+	bail "the fuzz targets do not build (clang, libclang-rt-14-dev: make deps)"
 fi
-n=0
 failed=0
 for t in "${targets[@]}"; do
-	n=$((n + 1))
 	work=$out/check-$t
 	rm -rf "$work"
 	mkdir -p "$work"
@@ -47,14 +45,15 @@ for t in "${targets[@]}"; do
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/check-$t.log")
 	rm -rf "$work"
 	if [ $rc = 0 ] && [ "${execs:-0}" -ge "$runs" ]; then
-		printf 'ok %d fuzz_%s: %d executions in %d.%d s, no finding\n' \
-			$n "$t" "$execs" $((ms / 1000)) $((ms % 1000 / 100))
+		ok 0 "$(printf 'fuzz_%s: %d executions in %d.%d s, no finding' \
+			"$t" "$execs" $((ms / 1000)) $((ms % 1000 / 100)))"
 	else
 		failed=$((failed + 1))
-		grep -v '^#\|^INFO\|^stat::' "$out/check-$t.log" | tail -n 40 | sed 's/^/# /'
+		grep -v '^#\|^INFO\|^stat::' "$out/check-$t.log" | tail -n 40 | diag
 		echo "# reproduce: $out/fuzz_$t $out/artifacts/$t-*"
-		echo "not ok $n fuzz_$t: exit status $rc, ${execs:-0} executions"
+		ok 1 "fuzz_$t: exit status $rc, ${execs:-0} executions"
 	fi
 done
+tap_end
 echo "# $((n - failed)) passed, $failed failed"
 exit 0

@@ -8,20 +8,19 @@
 # database.  TAP output.  TOOLS, DOCS_DB as the Makefile sets (the
 # package's own build goes to TOOLS-deb, kept for the next run).
 set -u
-tools=${TOOLS:?} db=${DOCS_DB:?}
 here=$(dirname "$(realpath "$0")")
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$here/tap.sh"
-echo "TAP version 13"
+tap_begin 'rm -rf "$tmp"'
+tools=${TOOLS:?} db=${DOCS_DB:?}
 
 deb=$("$here/../deb.sh" "$tools-deb" "$db" "$tmp/out" 2> "$tmp/deb.err")
 rc=$?
-[ $rc = 0 ] && [ -f "$deb" ]
-ok $? "tools/deb.sh: a package, $(basename "$deb")"
 diag "$tmp/deb.err"
+[ $rc = 0 ] && [ -f "$deb" ]
+ok $? "tools/deb.sh: a package, $(basename "$deb") (exit status $rc)"
 if [ ! -f "$deb" ]; then
-	echo "1..$n"
+	tap_end
 	exit 0
 fi
 
@@ -58,16 +57,17 @@ for f in /usr/bin/kmsg /usr/bin/kmsg-doc /usr/share/kmsg/kmsg.db \
 	grep -qxF "$f" "$tmp/files" || missing="$missing $f"
 done
 grep -v '^/usr/\|^/$' "$tmp/files" > "$tmp/outside"
+diag "$tmp/outside"
 [ -z "$missing" ] && [ ! -s "$tmp/outside" ] &&
 	! grep -q 'man9\.list$\|\.[0-9]$' "$tmp/files"
 ok $? "files: $(wc -l < "$tmp/files") entries under /usr, man pages compressed${missing:+; missing:$missing}"
-diag "$tmp/outside"
 
 dpkg-deb -x "$deb" "$tmp/root"
 env -u KMSG_DB "$tmp/root/usr/bin/kmsg" explain kmsgtest.2 > "$tmp/explain" 2>&1 &&
 	grep -q "kmsgtest.2" "$tmp/explain"
-ok $? "the extracted kmsg explain kmsgtest.2 finds the packaged database"
-diag "$tmp/explain"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/explain"
+ok $rc "the extracted kmsg explain kmsgtest.2 finds the packaged database"
 bin=$tmp/root/usr/bin/kmsg
 ! readelf -S "$bin" | grep -q "\.symtab" &&
 	readelf -d "$bin" | grep -q "BIND_NOW" &&
@@ -97,17 +97,25 @@ run "$tmp/ctl/postrm" purge && grep -qx "deb-systemd-helper purge kmsg-journal.s
 run "$tmp/ctl/postrm" remove && grep -qx "deb-systemd-helper mask kmsg-journal.service" "$tmp/calls" ||
 	bad="$bad remove"
 run "$tmp/ctl/postrm" upgrade && ! grep -q "deb-systemd-helper" "$tmp/calls" || bad="$bad upgrade"
-stop="stopped before removal"
-if [ -d /run/systemd/system ]; then
-	run "$tmp/ctl/prerm" remove && grep -qx "deb-systemd-invoke stop kmsg-journal.service" "$tmp/calls" ||
-		bad="$bad prerm"
-else
-	stop="(no systemd running here: the stop before removal not run)"
-fi
+# the stop before removal and the reload after it when systemd runs
+# (/run/systemd/system), nothing when it does not, whether or not it runs
+# here: copies of the scripts with that directory in the test's own
+for s in prerm postrm; do
+	grep -qF '[ -d /run/systemd/system ]' "$tmp/ctl/$s" || bad="$bad $s-test"
+	sed "s|/run/systemd/system|$tmp/run/systemd/system|g" "$tmp/ctl/$s" > "$tmp/$s"
+done
+mkdir -p "$tmp/run/systemd/system"
+run "$tmp/postrm" remove && grep -qx "systemctl --system daemon-reload" "$tmp/calls" ||
+	bad="$bad postrm-reload"
+run "$tmp/prerm" remove && grep -qx "deb-systemd-invoke stop kmsg-journal.service" "$tmp/calls" ||
+	bad="$bad prerm"
+run "$tmp/prerm" upgrade && [ ! -s "$tmp/calls" ] || bad="$bad prerm-upgrade"
 rm -f "$tmp/calls"; touch "$tmp/calls"
-DPKG_ROOT=/nonexistent PATH="$tmp/stub:$PATH" sh -e "$tmp/ctl/prerm" remove && [ ! -s "$tmp/calls" ] ||
+DPKG_ROOT=/nonexistent PATH="$tmp/stub:$PATH" sh -e "$tmp/prerm" remove && [ ! -s "$tmp/calls" ] ||
 	bad="$bad DPKG_ROOT"
+rmdir "$tmp/run/systemd/system"
+run "$tmp/prerm" remove && [ ! -s "$tmp/calls" ] || bad="$bad prerm-no-systemd"
 ! grep -q journalctl "$tmp/ctl/prerm" "$tmp/ctl/postrm" || bad="$bad catalog-by-hand"
 [ -z "$bad" ]
-ok $? "maintainer scripts: the unit masked on remove, purged on purge, $stop, nothing for DPKG_ROOT; the catalog left to systemd's trigger${bad:+; wrong:$bad}"
-echo "1..$n"
+ok $? "maintainer scripts: the unit masked on remove, purged on purge, stopped before removal and reloaded after it when systemd runs (only then), nothing for DPKG_ROOT; the catalog left to systemd's trigger${bad:+; wrong:$bad}"
+tap_end

@@ -12,29 +12,43 @@
 # RECORD: the unpacked archive (boot.dat, boot-dmesg.txt, boot-kmsg.txt);
 # CONSOLE: the guest's console log (default: console.log next to RECORD);
 # TOOLS: the built kmsg; DOCS_DB: the database of the same build, with
-# every call site (kmsg-doc build-db).
+# every call site (kmsg-doc build-db). The python3 checker prints the
+# results; one that ends with an exception is a bail-out.
 set -u
+tmp=$(mktemp -d)
+. "$(dirname "$(realpath "$0")")/tap.sh"
+tap_begin 'rm -rf "$tmp"'
 rec=${RECORD:?RECORD: directory of the guest recording}
 tools=${TOOLS:?TOOLS: the built kmsg tools}
 db=${DOCS_DB:?DOCS_DB: the docs database of the build}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+console=${CONSOLE:-$rec/../console.log}
 
-echo "TAP version 13"
-if [ ! -s "$rec/boot.dat" ] || [ ! -s "$rec/boot-dmesg.txt" ] ||
-   [ ! -s "$rec/boot-kmsg.txt" ]; then
-	echo "1..1"
-	echo "not ok 1 boot recording present in $rec (see the guest's console log)"
+missing=
+for f in "$rec/boot.dat" "$rec/boot-dmesg.txt" "$rec/boot-kmsg.txt" "$console"; do
+	[ -s "$f" ] || missing="$missing $f"
+done
+if [ -n "$missing" ]; then
+	ok 1 "boot recording and console log present (missing or empty:$missing; see the guest's console log)"
+	tap_end
 	exit 0
 fi
+# 2 here, 3 for each text form (console, dmesg), 2 for the records
+tap_plan 10
 "$tools/kmsg" report --json "$rec/boot.dat" > "$tmp/events" 2> "$tmp/events.err"
-"$tools/kmsg" dmesg --json --db "$db" "$rec/boot-kmsg.txt" > "$tmp/kmsg" 2>&1
+rc=$?
+[ $rc = 0 ] || diag "$tmp/events.err"
+ok $rc "kmsg report --json boot.dat: exit status $rc, $(wc -l < "$tmp/events") events"
+"$tools/kmsg" dmesg --json --db "$db" "$rec/boot-kmsg.txt" > "$tmp/kmsg" 2> "$tmp/kmsg.err"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/kmsg.err"
+ok $rc "kmsg dmesg --json boot-kmsg.txt: exit status $rc, $(wc -l < "$tmp/kmsg") lines"
 
-python3 - "$rec" "$tmp" "$tools" "$db" "${CONSOLE:-$rec/../console.log}" <<'EOF'
+# (the checker's lines not TAP made "# " lines)
+python3 -u - "$rec" "$tmp" "$tools" "$db" "$console" "$n" <<'EOF' 2>&1 | sed -u '/^\(not \)\?ok \|^#/!s/^/# /' | tee "$tmp/py.tap"
 import json, os, re, subprocess, sys
 
 rec, tmp, tools, db, console = sys.argv[1:6]
-n = 0
+n = int(sys.argv[6])
 def ok(cond, what):
     global n
     n += 1
@@ -156,8 +170,7 @@ def text_form(name, path, out, skip_other):
 
 # the console as it printed the boot (ttyS0, kept by qemu/run.sh next to
 # the recording), and dmesg in the guest (busybox: its first 16 KiB)
-if os.path.exists(console):
-    text_form("console log", console, tmp + "/console.txt", True)
+text_form("console log", console, tmp + "/console.txt", True)
 text_form("dmesg text", rec + "/boot-dmesg.txt", tmp + "/dmesg.txt", False)
 
 # the /dev/kmsg records themselves: one line, one record
@@ -168,5 +181,8 @@ with open(rec + "/boot-kmsg.txt", encoding="utf-8", errors="surrogateescape") as
         if m:
             seq_rec[k + 1] = int(m.group(2))
 check("/dev/kmsg records", load(tmp + "/kmsg"), seq_rec)
-print("1..%d" % n)
 EOF
+rc=${PIPESTATUS[0]}
+n=$((n + $(grep -c '^\(not \)\?ok ' "$tmp/py.tap")))
+[ $rc = 0 ] || bail "the python3 checker exited with status $rc after $n results"
+tap_end

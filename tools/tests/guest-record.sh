@@ -9,15 +9,16 @@
 # RECORD: the unpacked archive (kmsg.dat, kmsg.txt, kallsyms);
 # TOOLS: where kmsg and plugin_kmsg.so were built.
 set -u
+tmp=$(mktemp -d)
+. "$(dirname "$(realpath "$0")")/tap.sh"
+tap_begin 'rm -rf "$tmp"'
 rec=${RECORD:?RECORD: directory of the guest recording}
 tools=${TOOLS:?TOOLS: the built kmsg tools}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-echo "TAP version 13"
 if [ ! -s "$rec/kmsg.dat" ] || [ ! -s "$rec/kmsg.txt" ]; then
-	echo "1..1"
-	echo "not ok 1 guest recording present in $rec (see the guest's console log)"
+	tap_plan 1
+	ok 1 "guest recording present in $rec (see the guest's console log)"
+	tap_end
 	exit 0
 fi
 
@@ -45,60 +46,72 @@ sed 's/^\[[ 0-9.]*\] [a-z]* *//' "$tmp/kmsg.out" |
 TRACEEVENT_PLUGIN_DIR=$tools trace-cmd report "$rec/kmsg.dat" 2>/dev/null |
 	grep -E ' kmsg: +kmsgtest\.[0-9]+ <' | sed 's/.* kmsg: *[^ ]* <[0-7]> //' > "$tmp/plugin"
 
-n=$(wc -l < "$tmp/want")
-echo "1..$((3 * n + 9))"
-t=0
+m=$(wc -l < "$tmp/want")
+# each decoder: every line as /dev/kmsg has it, and no line more or less
+tap_plan $((3 * m + 11))
 check() {	# check NAME FILE LINE [WANT]
 	local got want
-	t=$((t + 1))
+	n=$((n + 1))
 	want=$(sed -n "$3p" "$tmp/${4:-want}")
 	got=$(sed -n "$3p" "$tmp/$2")
 	if [ "$got" = "$want" ]; then
-		echo "ok $t $1: ${want%%: *}..."
+		echo "ok $n $1: ${want%%: *}..."
 	else
 		echo "# want: $want"
 		echo "# got:  $got"
-		echo "not ok $t $1: line $3"
+		echo "not ok $n $1: line $3"
 	fi
 }
-t=$((t + 1))
-if [ "$(cat "$tmp/kmsg.rc")" = 0 ] && [ "$n" -gt 10 ]; then
-	echo "ok $t kmsg report: $n messages, exit status 0"
+count() {	# count FILE NAME: as many lines as want
+	local got
+	n=$((n + 1))
+	got=$(wc -l < "$tmp/$1")
+	if [ "$got" = "$m" ]; then
+		echo "ok $n $2: $m kmsgtest messages, as many as /dev/kmsg has"
+	else
+		diff "$tmp/want" "$tmp/$1" | head -n 20 | sed 's/^/# /'
+		echo "not ok $n $2: $got kmsgtest messages, /dev/kmsg has $m"
+	fi
+}
+n=$((n + 1))
+if [ "$(cat "$tmp/kmsg.rc")" = 0 ] && [ "$m" -gt 10 ]; then
+	echo "ok $n kmsg report: $m messages, exit status 0"
 else
 	sed 's/^/# /' "$tmp/kmsg.err"
-	echo "not ok $t kmsg report: exit status $(cat "$tmp/kmsg.rc"), $n messages"
+	echo "not ok $n kmsg report: exit status $(cat "$tmp/kmsg.rc"), $m messages"
 fi
-for i in $(seq 1 "$n"); do
+for i in $(seq 1 "$m"); do
 	check "kmsg report" kmsg "$i"
 done
-t=$((t + 1))
+count kmsg "kmsg report"
+n=$((n + 1))
 want=$(grep -E '^kmsgtest\.9: ' "$tmp/want")
 case $want in
 *" [kmsgtest] "*" [kmsgtest]")
 	if grep -qxF -- "$want" "$tmp/kmsg"; then
-		echo "ok $t kmsg report: %ps and %pS of kmsgtest.9 end in [kmsgtest], from the trace.dat"
+		echo "ok $n kmsg report: %ps and %pS of kmsgtest.9 end in [kmsgtest], from the trace.dat"
 	else
 		echo "# want: $want"
 		echo "# got:  $(grep -E '^kmsgtest\.9: ' "$tmp/kmsg")"
-		echo "not ok $t kmsg report: %ps and %pS of kmsgtest.9 end in [kmsgtest], from the trace.dat"
+		echo "not ok $n kmsg report: %ps and %pS of kmsgtest.9 end in [kmsgtest], from the trace.dat"
 	fi ;;
 *)
 	echo "# /dev/kmsg: $want"
-	echo "not ok $t kmsg report: kmsgtest.9 in /dev/kmsg has no %ps and %pS of a module" ;;
+	echo "not ok $n kmsg report: kmsgtest.9 in /dev/kmsg has no %ps and %pS of a module" ;;
 esac
-t=$((t + 1))
+n=$((n + 1))
 if cmp -s "$tmp/kmsg.out" "$tmp/kallsyms.out"; then
-	echo "ok $t kmsg report --kallsyms FILE: as with the trace.dat's symbols"
+	echo "ok $n kmsg report --kallsyms FILE: as with the trace.dat's symbols"
 else
 	diff "$tmp/kmsg.out" "$tmp/kallsyms.out" | head -n 10 | sed 's/^/# /'
-	echo "not ok $t kmsg report --kallsyms FILE: as with the trace.dat's symbols"
+	echo "not ok $n kmsg report --kallsyms FILE: as with the trace.dat's symbols"
 fi
-t=$((t + 1))
+n=$((n + 1))
 if python3 -c 'import json,sys
 for l in open(sys.argv[1]): json.loads(l)' "$tmp/json.out" 2>/dev/null; then
-	echo "ok $t kmsg report --json: valid JSON objects"
+	echo "ok $n kmsg report --json: valid JSON objects"
 else
-	echo "not ok $t kmsg report --json: not valid JSON lines"
+	echo "not ok $n kmsg report --json: not valid JSON lines"
 fi
 python3 -c 'import json,sys,re
 for l in open(sys.argv[1]):
@@ -110,7 +123,7 @@ for l in open(sys.argv[1]):
 # Every /dev/kmsg record of the recording, from its first event on, is
 # the join of the JSON texts with its seq: kmsgtest's messages and the
 # plain messages of kmsg_paths, decoded after the module was unloaded
-t=$((t + 1))
+n=$((n + 1))
 if python3 - "$rec/kmsg.txt" "$tmp/json.out" > "$tmp/join" 2>&1 <<'PY'
 import json, re, sys
 recs = []
@@ -141,30 +154,31 @@ print("%d records, %d not rebuilt, kmsg_paths %s" % (checked, bad, paths))
 sys.exit(bad != 0 or checked < 30 or not paths)
 PY
 then
-	echo "ok $t kmsg report --json: every record rebuilt, joined on seq ($(tail -n1 "$tmp/join"))"
+	echo "ok $n kmsg report --json: every record rebuilt, joined on seq ($(tail -n1 "$tmp/join"))"
 else
 	sed 's/^/# /' "$tmp/join" | tail -n 20
-	echo "not ok $t kmsg report --json: every record rebuilt, joined on seq"
+	echo "not ok $n kmsg report --json: every record rebuilt, joined on seq"
 fi
-for i in $(seq 1 "$n"); do
+for i in $(seq 1 "$m"); do
 	check "kmsg report --json" json "$i"
 done
-t=$((t + 1))
-if [ "$(wc -l < "$tmp/plugin")" = "$n" ]; then
-	echo "ok $t trace-cmd report with plugin_kmsg.so: $n messages"
+count json "kmsg report --json"
+n=$((n + 1))
+if [ "$(wc -l < "$tmp/plugin")" = "$m" ]; then
+	echo "ok $n trace-cmd report with plugin_kmsg.so: $m messages"
 else
-	echo "not ok $t trace-cmd report with plugin_kmsg.so: $(wc -l < "$tmp/plugin") messages, want $n"
+	echo "not ok $n trace-cmd report with plugin_kmsg.so: $(wc -l < "$tmp/plugin") messages, want $m"
 fi
 # libtraceevent gives the plugin no module names: %ps/%pS lack " [mod]"
 sed 's/ \[kmsgtest\]//g' "$tmp/want" > "$tmp/want.nomod"
-for i in $(seq 1 "$n"); do
+for i in $(seq 1 "$m"); do
 	check "trace-cmd report + plugin" plugin "$i" want.nomod
 done
 
 # a damaged trace.dat: cut inside its CPU data (where libtracecmd's
 # tracecmd_open() crashes), and in every page of its headers; each gives
 # a clear error naming the file, exit status 1, never a signal
-t=$((t + 1))
+n=$((n + 1))
 bad=0
 size=$(stat -c %s "$rec/kmsg.dat")
 for cut in $(seq 64 4096 "$size") $((size / 2)); do
@@ -177,29 +191,30 @@ for cut in $(seq 64 4096 "$size") $((size / 2)); do
 	fi
 done
 if [ "$bad" = 0 ]; then
-	echo "ok $t kmsg report of a cut trace.dat: a clear error, exit status 1 ($(head -n1 "$tmp/cut.err"))"
+	echo "ok $n kmsg report of a cut trace.dat: a clear error, exit status 1 ($(head -n1 "$tmp/cut.err"))"
 else
-	echo "not ok $t kmsg report of a cut trace.dat: $bad cuts not refused cleanly"
+	echo "not ok $n kmsg report of a cut trace.dat: $bad cuts not refused cleanly"
 fi
 
 # offline, with the docs database: -x in JSON, and a translation
-t=$((t + 1))
+n=$((n + 1))
 if [ -n "${DOCS_DB:-}" ] &&
    "$tools/kmsg" report --json -x --db "$DOCS_DB" --id kmsgtest.2 "$rec/kmsg.dat" |
    python3 -c 'import json,sys
 d = json.loads(sys.stdin.readline())
 sys.exit(d["user_response"] != "Set the device online and retry the operation.")'; then
-	echo "ok $t kmsg report --json -x: kmsgtest.2 with its user response"
+	echo "ok $n kmsg report --json -x: kmsgtest.2 with its user response"
 else
-	echo "not ok $t kmsg report --json -x: kmsgtest.2 with its user response"
+	echo "not ok $n kmsg report --json -x: kmsgtest.2 with its user response"
 fi
-t=$((t + 1))
+n=$((n + 1))
 got=$("$tools/kmsg" report --color=never --lang ja --db "${DOCS_DB:-/nonexistent}" \
 	--id kmsgtest.20 "$rec/kmsg.dat" | sed 's/^\[[ 0-9.]*\] [a-z]* *//')
 want="platform kmsgtest: kmsgtest.20: 要求 5 (デバイス 4711) がタイムアウトしました"
 if [ "$got" = "$want" ]; then
-	echo "ok $t kmsg report --lang ja: kmsgtest.20 translated offline"
+	echo "ok $n kmsg report --lang ja: kmsgtest.20 translated offline"
 else
 	echo "# got: $got"
-	echo "not ok $t kmsg report --lang ja: kmsgtest.20 translated offline"
+	echo "not ok $n kmsg report --lang ja: kmsgtest.20 translated offline"
 fi
+tap_end

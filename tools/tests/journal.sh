@@ -10,10 +10,12 @@
 # libsystemd into a socket of the test's own.  journalctl -x reads
 # /var/lib/systemd/catalog/database whatever --root says, and the native
 # socket is /run/systemd/journal/socket: both are replaced inside a mount
-# namespace of the test's own (unshare -m, as root), else skipped.
-# TAP output.  TOOLS, DOCS_DB as the Makefile sets.
+# namespace of the test's own (unshare -m as root, else unshare -rm in a
+# user namespace of its own); only a host that allows neither skips
+# those tests.  The tools (systemd-journal-remote, journalctl, localedef,
+# sqlite3) are what make deps installs: one missing fails.  TAP output.
+# TOOLS, DOCS_DB as the Makefile sets.
 set -u
-tools=${TOOLS:?} db=${DOCS_DB:?}
 here=$(dirname "$(realpath "$0")")
 dat=$here/data/kmsg-v6.dat
 tmp=$(mktemp -d)
@@ -23,30 +25,39 @@ cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
 . "$(dirname "$(realpath "$0")")/tap.sh"
-echo "TAP version 13"
+tap_begin cleanup
+tools=${TOOLS:?} db=${DOCS_DB:?}
 
 sd=
 for d in /lib/systemd /usr/lib/systemd; do
 	[ -x $d/systemd-journal-remote ] && sd=$d && break
 done
-if [ -z "$sd" ] || ! command -v journalctl > /dev/null; then
-	echo "1..0 # SKIP systemd-journal-remote or journalctl missing (make deps)"
-	exit 0
-fi
+missing=
+[ -n "$sd" ] || missing="$missing systemd-journal-remote"
+for c in journalctl localedef sqlite3; do
+	command -v $c > /dev/null || missing="$missing $c"
+done
+[ -z "$missing" ] ||
+	bail "missing:$missing (packages systemd-journal-remote, locales, sqlite3: make deps)"
 remote=$sd/systemd-journal-remote upload=$sd/systemd-journal-upload
-ns=false
+# a mount namespace: as root, or as root of a user namespace of its own
 if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
-	ns=true
+	ns=(unshare -m)
+elif unshare -rm true 2> /dev/null; then
+	ns=(unshare -rm)
+else
+	ns=()
 fi
+noroot="needs root, or unprivileged user namespaces (unshare -rm), for a mount namespace"
 
 "$tools/kmsg" report --json --db "$db" "$dat" > "$tmp/msgs.json" 2> "$tmp/json.err"
 "$tools/kmsg" report --export "$tmp/e.export" --db "$db" "$dat" > "$tmp/export.out" 2>&1
 rc=$?
 [ $rc = 0 ] && [ ! -s "$tmp/export.out" ] && [ -s "$tmp/e.export" ]
-ok $? "kmsg report --export FILE: exit status 0, $(wc -l < "$tmp/msgs.json") messages"
+rc=$?
 diag "$tmp/export.out"
+ok $rc "kmsg report --export FILE: exit status 0, $(wc -l < "$tmp/msgs.json") messages"
 
 # the same entries on standard output
 "$tools/kmsg" report --export - --db "$db" "$dat" 2>&1 | cmp -s - "$tmp/e.export"
@@ -54,14 +65,14 @@ ok $? "kmsg report --export -: the same bytes on standard output"
 
 timeout 60 "$remote" -o "$tmp/local.journal" - < "$tmp/e.export" > "$tmp/remote.log" 2>&1
 rc=$?
-ok $rc "systemd-journal-remote -o local.journal - reads the export"
 [ $rc = 0 ] || diag "$tmp/remote.log"
+ok $rc "systemd-journal-remote -o local.journal - reads the export"
 
 journalctl --file "$tmp/local.journal" -o json > "$tmp/local.json" 2> "$tmp/jctl.err"
 python3 "$here/journal-fields.py" "$tmp/msgs.json" "$tmp/local.json" > "$tmp/fields.out" 2>&1
 rc=$?
-ok $rc "journalctl --file: every message, MESSAGE_ID, PRIORITY, SYSLOG_IDENTIFIER=kmsg and every KMSG_* field as kmsg --json has them"
 diag "$tmp/fields.out" "$tmp/jctl.err"
+ok $rc "journalctl --file: every message, MESSAGE_ID, PRIORITY, SYSLOG_IDENTIFIER=kmsg and every KMSG_* field as kmsg --json has them"
 
 # filters an analyzer uses
 got=$(journalctl --file "$tmp/local.journal" -o cat \
@@ -86,8 +97,8 @@ ok $rc "kmsg-doc journal-catalog: $(cat "$tmp/catalog.out")"
 journalctl --root "$tmp/root" --update-catalog > "$tmp/update.out" 2>&1 &&
 	[ -s "$tmp/root/var/lib/systemd/catalog/database" ]
 rc=$?
-ok $rc "journalctl --root --update-catalog accepts the catalog"
 [ $rc = 0 ] || diag "$tmp/update.out"
+ok $rc "journalctl --root --update-catalog accepts the catalog"
 # every entry of the file is in the database, none was refused
 entries=$(grep -c '^-- [0-9a-f]\{32\}$' "$tmp/root/usr/lib/systemd/catalog/kmsg.catalog")
 listed=$(journalctl --root "$tmp/root" --list-catalog 2> /dev/null | grep -c ' kmsg')
@@ -118,28 +129,33 @@ sqlite3 "$tmp/bad.db" "INSERT INTO translations VALUES
 	! grep -v '^-- [0-9a-f]\{32\}\( [a-z]\{2,3\}\(_[A-Z][A-Z]\|_[0-9]\{3\}\)\?\)\?$' "$tmp/bad/kmsg.catalog" | grep -q '^-- ' &&
 	grep -A1 "^-- $mid fr_FR\$" "$tmp/bad/kmsg.catalog" | grep -q '^Subject: kmsgtest.2: z %x$'
 rc=$?
-ok $rc "journal-catalog: locales journalctl cannot look up, or that would end the line, left out with a warning"
 [ $rc = 0 ] || diag < "$tmp/bad.err"
+ok $rc "journal-catalog: locales journalctl cannot look up, or that would end the line, left out with a warning"
 
 # journalctl picks the entry of LC_MESSAGES: a de_DE locale of the
 # test's own (LOCPATH), as the machine may have none installed
 mkdir -p "$tmp/locale"
-if localedef -i de_DE -f UTF-8 "$tmp/locale/de_DE.UTF-8" > /dev/null 2>&1 &&
+if localedef -i de_DE -f UTF-8 "$tmp/locale/de_DE.UTF-8" > "$tmp/localedef.out" 2>&1 &&
    LOCPATH=$tmp/locale LC_ALL=de_DE.UTF-8 locale 2>&1 | grep -q '^LC_MESSAGES="de_DE.UTF-8"' &&
    ! LOCPATH=$tmp/locale LC_ALL=de_DE.UTF-8 locale 2>&1 >/dev/null | grep -q .; then
+	de=true rc=0
+else
+	de=false rc=1
+	diag "$tmp/localedef.out"
+fi
+ok $rc "localedef -i de_DE -f UTF-8: a de_DE.UTF-8 locale of the test's own (package locales: make deps)"
+if $de; then
 	LOCPATH=$tmp/locale LC_ALL=de_DE.UTF-8 journalctl --root "$tmp/root" \
 		--list-catalog > "$tmp/list.de" 2>&1
 	grep -q ' kmsgtest.2: Gerät %x ist nicht online$' "$tmp/list.de"
 	ok $? "journalctl --list-catalog in de_DE.UTF-8 lists the translated subject"
-	de=true
 else
-	skip "journalctl in de_DE.UTF-8: no de_DE locale (localedef, Debian package locales)"
-	de=false
+	ok 1 "journalctl --list-catalog in de_DE.UTF-8: not run, no de_DE locale"
 fi
 
 # journalctl -x FILE: the explanations, with the test's catalog database
 explain() {	# explain JOURNAL OUT
-	unshare -m /bin/sh -c 'mount --bind "$1" /var/lib/systemd/catalog &&
+	"${ns[@]}" /bin/sh -c 'mount --bind "$1" /var/lib/systemd/catalog &&
 		journalctl --file "$2" -x -o short-monotonic' sh \
 		"$tmp/root/var/lib/systemd/catalog" "$1" > "$2" 2>&1
 }
@@ -151,26 +167,26 @@ check_explained() {	# check_explained OUT
 	grep -q 'An operation was attempted on the kmsgtest device' "$1" &&
 	grep -q 'User response:' "$1"
 }
-if $ns; then
+if [ ${#ns[@]} != 0 ]; then
 	explain "$tmp/local.journal" "$tmp/x.out"
 	check_explained "$tmp/x.out"
 	rc=$?
-	ok $rc "journalctl -x explains the entries (Subject, Defined-By, Documentation, description, user response)"
 	[ $rc = 0 ] || head -n 40 "$tmp/x.out" | diag
+	ok $rc "journalctl -x explains the entries (Subject, Defined-By, Documentation, description, user response; ${ns[*]})"
 	if $de; then
 		(export LOCPATH=$tmp/locale && unset LC_ALL LC_MESSAGES &&
 		 export LANG=de_DE.UTF-8 && explain "$tmp/local.journal" "$tmp/x.de")
 		grep -q 'Subject: kmsgtest.2: Gerät %x ist nicht online' "$tmp/x.de" &&
 			grep -q 'Documentation: man:kmsgtest.2(9)' "$tmp/x.de"
 		rc=$?
-		ok $rc "LANG=de_DE.UTF-8 journalctl -x explains with the German subject"
 		[ $rc = 0 ] || head -n 40 "$tmp/x.de" | diag
+		ok $rc "LANG=de_DE.UTF-8 journalctl -x explains with the German subject"
 	else
-		skip "LANG=de_DE.UTF-8 journalctl -x: no de_DE locale"
+		ok 1 "LANG=de_DE.UTF-8 journalctl -x: not run, no de_DE locale"
 	fi
 else
-	skip "journalctl -x: needs root and unshare -m for the catalog database"
-	skip "LANG=de_DE.UTF-8 journalctl -x: needs root and unshare -m"
+	skip "journalctl -x with the test's catalog database: $noroot"
+	skip "LANG=de_DE.UTF-8 journalctl -x: $noroot"
 fi
 
 # the fleet: systemd-journal-upload to systemd-journal-remote on loopback
@@ -192,63 +208,65 @@ wait $rpid
 rrc=$?
 [ $urc = 0 ] && { [ $rrc = 0 ] || [ $rrc = 143 ]; } && [ -s "$tmp/receiver/remote.journal" ]
 rc=$?
-ok $rc "systemd-journal-upload to systemd-journal-remote on 127.0.0.1:$port (upload $urc, receiver $rrc)"
 [ $rc = 0 ] || diag "$tmp/upload.log" "$tmp/receiver.log"
+ok $rc "systemd-journal-upload to systemd-journal-remote on 127.0.0.1:$port (upload $urc, receiver $rrc)"
 journalctl --file "$tmp/receiver/remote.journal" -o json > "$tmp/remote.json" 2> "$tmp/jctl2.err"
 python3 "$here/journal-fields.py" "$tmp/msgs.json" "$tmp/remote.json" > "$tmp/fields2.out" 2>&1
 rc=$?
-ok $rc "on the receiver: every message with MESSAGE_ID and every KMSG_* field intact"
 diag "$tmp/fields2.out" "$tmp/jctl2.err"
-if $ns; then
+ok $rc "on the receiver: every message with MESSAGE_ID and every KMSG_* field intact"
+if [ ${#ns[@]} != 0 ]; then
 	explain "$tmp/receiver/remote.journal" "$tmp/x2.out"
 	check_explained "$tmp/x2.out"
-	ok $? "on the receiver, journalctl -x explains them with the catalog installed there"
+	rc=$?
+	[ $rc = 0 ] || head -n 40 "$tmp/x2.out" | diag
+	ok $rc "on the receiver, journalctl -x explains them with the catalog installed there"
 else
-	skip "journalctl -x on the receiver: needs root and unshare -m"
+	skip "journalctl -x on the receiver: $noroot"
 fi
 
 # kmsg report --journal: libsystemd's sd_journal_sendv() into a socket of
-# the test's own, mounted where journald's would be
-if ! "$tools/kmsg" report --journal --count 1 /dev/null 2>&1 | grep -q "no libsystemd"; then
-	if $ns; then
-		unshare -m /bin/sh -c '
-			mount -t tmpfs none /run/systemd || exit 1
-			mkdir /run/systemd/journal
-			python3 "$1/journal-native.py" /run/systemd/journal/socket "$2/native.bin" &
-			for i in $(seq 100); do
-				[ -e /run/systemd/journal/socket.ready ] && break
-				sleep 0.1
-			done
-			"$3/kmsg" report --journal --db "$4" "$5"; rc=$?
-			python3 -c "import socket; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b\"STOP\", \"/run/systemd/journal/socket\")"
-			wait
-			exit $rc' sh "$here" "$tmp" "$tools" "$db" "$dat" > "$tmp/native.log" 2>&1
-		rc=$?
-		ok $rc "kmsg report --journal: exit status 0"
-		diag "$tmp/native.log"
-		python3 "$here/journal-fields.py" --native "$tmp/msgs.json" "$tmp/native.bin" > "$tmp/fields3.out" 2>&1
-		ok $? "kmsg report --journal: sd_journal_sendv() sends every message with its fields"
-		diag "$tmp/fields3.out"
-	else
-		skip "kmsg --journal into a socket of the test's own: needs root and unshare -m"
-		skip "kmsg --journal fields"
-	fi
+# the test's own, mounted where journald's would be. The tools are built
+# with libsystemd when it is there, and make deps installs libsystemd-dev
+if ! readelf -d "$tools/kmsg" | grep -q 'NEEDED.*libsystemd\.so'; then
+	ok 1 "kmsg report --journal: this kmsg has no libsystemd (libsystemd-dev: make deps, then rebuild the tools)"
+	ok 1 "kmsg report --journal fields: not run, no libsystemd"
+elif [ ${#ns[@]} != 0 ]; then
+	"${ns[@]}" /bin/sh -c '
+		mount -t tmpfs none /run/systemd || exit 1
+		mkdir /run/systemd/journal
+		python3 "$1/journal-native.py" /run/systemd/journal/socket "$2/native.bin" &
+		for i in $(seq 100); do
+			[ -e /run/systemd/journal/socket.ready ] && break
+			sleep 0.1
+		done
+		"$3/kmsg" report --journal --db "$4" "$5"; rc=$?
+		python3 -c "import socket; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b\"STOP\", \"/run/systemd/journal/socket\")"
+		wait
+		exit $rc' sh "$here" "$tmp" "$tools" "$db" "$dat" > "$tmp/native.log" 2>&1
+	rc=$?
+	diag "$tmp/native.log"
+	ok $rc "kmsg report --journal: exit status $rc"
+	python3 "$here/journal-fields.py" --native "$tmp/msgs.json" "$tmp/native.bin" > "$tmp/fields3.out" 2>&1
+	rc=$?
+	diag "$tmp/fields3.out"
+	ok $rc "kmsg report --journal: sd_journal_sendv() sends every message with its fields"
 else
-	skip "this kmsg has no libsystemd"
-	skip "this kmsg has no libsystemd"
+	skip "kmsg --journal into a socket of the test's own: $noroot"
+	skip "kmsg --journal fields: $noroot"
 fi
 
 # no journald: --journal says why it fails, rather than libsystemd
 # dropping every entry silently
-if $ns; then
-	unshare -m /bin/sh -c 'mount -t tmpfs none /run/systemd && "$1/kmsg" report --journal "$2"' sh \
+if [ ${#ns[@]} != 0 ]; then
+	"${ns[@]}" /bin/sh -c 'mount -t tmpfs none /run/systemd && "$1/kmsg" report --journal "$2"' sh \
 		"$tools" "$dat" > "$tmp/nojournal.out" 2>&1
 	rc=$?
 	[ $rc = 1 ] && grep -q "no journal at /run/systemd/journal/socket" "$tmp/nojournal.out"
 	rc=$?
-	ok $rc "kmsg report --journal without a journal: exit 1, \"no journal at /run/systemd/journal/socket\""
 	[ $rc = 0 ] || diag "$tmp/nojournal.out"
+	ok $rc "kmsg report --journal without a journal: exit 1, \"no journal at /run/systemd/journal/socket\""
 else
-	skip "kmsg --journal without a journal: needs root and unshare -m"
+	skip "kmsg --journal without a journal: $noroot"
 fi
-echo "1..$n"
+tap_end

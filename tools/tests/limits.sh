@@ -6,12 +6,11 @@
 # ends quietly, as dmesg does; control characters of the input reach a
 # terminal escaped.  TAP output.  TOOLS: the tools' build directory.
 set -u
-tools=${TOOLS:?}
 data=$(dirname "$(realpath "$0")")/data
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$(realpath "$0")")/tap.sh"
-echo "TAP version 13"
+tap_begin 'rm -rf "$tmp"'
+tools=${TOOLS:?}
 export TRACEEVENT_PLUGIN_DIR=$tools
 
 # two lines of 1 MiB, each followed by a short one
@@ -25,7 +24,8 @@ for i in range(2):
 	> "$tmp/long.out" 2> "$tmp/long.err"
 rc=$?
 kb=$(tail -n 1 "$tmp/time")
-ok $rc "kmsg dmesg --json on lines of 1 MiB: exit status 0"
+[ $rc = 0 ] || diag "$tmp/long.err"
+ok $rc "kmsg dmesg --json on lines of 1 MiB: exit status $rc"
 [ "$(wc -l < "$tmp/long.out")" = 4 ] &&
 	[ "$(awk 'index($0, "\"text\":\"xxx") && length($0) > 1048576' \
 		"$tmp/long.out" | wc -l)" = 2 ]
@@ -40,26 +40,28 @@ set -o pipefail
 rc=$?
 [ $rc = 0 ] || [ $rc = 141 ]
 ok $? "kmsg report | head -n 1: ends by SIGPIPE or at the end (status $rc)"
+[ -s "$tmp/head.err" ] && diag "$tmp/head.err"
 [ ! -s "$tmp/head.err" ]
 ok $? "kmsg report | head -n 1: nothing on stderr"
-[ -s "$tmp/head.err" ] && diag "$tmp/head.err"
 awk 'BEGIN { for (i = 0; i < 200000; i++)
 	printf "<6>[%5d.%06d] line %d of a long log\n", i / 1000, i % 1000, i }' \
 	> "$tmp/many.txt"
 "$tools/kmsg" dmesg "$tmp/many.txt" 2> "$tmp/head.err" | head -n 1 > /dev/null
 rc=$?
+[ -s "$tmp/head.err" ] && diag "$tmp/head.err"
 [ $rc = 141 ] && [ ! -s "$tmp/head.err" ]
 ok $? "kmsg dmesg of 200000 lines | head -n 1: SIGPIPE, nothing on stderr (status $rc)"
-[ -s "$tmp/head.err" ] && diag "$tmp/head.err"
 set +o pipefail
 
 # an escape sequence in the log, shown on a terminal (script(1)'s pty)
 printf '<6>[    1.000000] evil \033]0;title\007 and \033[2J here\n' > "$tmp/esc.txt"
 script -qec "'$tools/kmsg' dmesg '$tmp/esc.txt'" /dev/null > "$tmp/esc.out" 2>&1
 rc=$?
-ok $rc "kmsg dmesg on a terminal: exit status 0"
-! grep -q $'\033\\]\\|\033\\[2J' "$tmp/esc.out" && grep -q 'evil' "$tmp/esc.out"
-ok $? "the input's escape sequences reach the terminal escaped"
 [ $rc = 0 ] || diag "$tmp/esc.out"
+ok $rc "kmsg dmesg on a terminal: exit status $rc"
+! grep -q $'\033\\]\\|\033\\[2J' "$tmp/esc.out" && grep -q 'evil' "$tmp/esc.out"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/esc.out"
+ok $rc "the input's escape sequences reach the terminal escaped"
 
-echo "1..$n"
+tap_end

@@ -10,7 +10,7 @@ set -u
 top=$(dirname "$(realpath "$0")")/../..
 man=$top/tools/kmsg.1
 . "$(dirname "$(realpath "$0")")/tap.sh"
-echo "TAP version 13"
+tap_begin
 
 # a section of the page, its roff as it is
 section() { sed -n "/^\.SH $1\$/,/^\.SH /p" "$man"; }
@@ -69,4 +69,4 @@ for a in $attrs; do
 done
 [ "$(echo $attrs | wc -w)" -ge 15 ] && [ -z "$missing" ]
 ok $? "every --otlp attribute is documented in kmsg(1) OpenTelemetry ($(echo $attrs | wc -w) attributes; missing:${missing:- none})"
-echo "1..$n"
+tap_end

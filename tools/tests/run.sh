@@ -8,23 +8,26 @@ here=$(dirname "$(realpath "$0")")
 out=${TOOLS:-$here/../../build/tools}/tests
 tests=(test_render test_event test_json test_json_swar test_id test_ksyms test_tracedat
 	test_catalog test_docs test_dmesg test_journal test_match)
+. "$here/tap.sh"
 
-echo "TAP version 13"
-echo "1..${#tests[@]}"
+tap_begin
+tap_plan $((${#tests[@]} + 1))
+# each test_*.c is run
+missing=
+for c in "$here"/test_*.c; do
+	c=$(basename "$c" .c)
+	[[ " ${tests[*]} " == *" $c "* ]] || missing="$missing $c"
+done
+[ -z "$missing" ]
+ok $? "every test_*.c of tools/tests is in the list of tests (missing:${missing:- none})"
 if ! make -s -C "$here" O="$out" all > "$out.build.log" 2>&1; then
-	sed 's/^/# /' "$out.build.log"
-	echo "Bail out! the host tests do not build"
-	exit 0
+	diag "$out.build.log"
+	bail "the host tests do not build"
 fi
-n=0
 for t in "${tests[@]}"; do
-	n=$((n + 1))
 	(cd "$here" && "$out/$t") > "$out/$t.tap" 2>&1
 	rc=$?
-	sed 's/^/# /' "$out/$t.tap"
-	if [ $rc = 0 ]; then
-		echo "ok $n $t"
-	else
-		echo "not ok $n $t # exit=$rc"
-	fi
+	diag "$out/$t.tap"
+	if [ $rc = 0 ]; then ok 0 "$t"; else ok 1 "$t # exit=$rc"; fi
 done
+tap_end
