@@ -146,6 +146,22 @@ static inline int write_str(const char *path, const char *s)
 	return n == (ssize_t)strlen(s) ? 0 : -EIO;
 }
 
+/* The text of @path, NUL-terminated; its length, or -errno */
+static inline int read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n, len = 0;
+
+	if (fd < 0)
+		return -errno;
+	while ((size_t)len + 1 < size &&
+	       (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
 static inline int load_kmsgtest(void)
 {
 	if (access(FIRE_PATH, W_OK) == 0)
