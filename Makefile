@@ -65,7 +65,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 .PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db check deb \
 	kmsg-check docs-db man fuzz install uninstall kernel-debug \
 	selftests-debug initramfs-debug host-tests guest-check record-tests \
-	guest-check-debug clean distclean
+	guest-check-debug storm-report clean distclean
 
 all: demo
 
@@ -128,20 +128,31 @@ $(KOBJ_DEBUG)/.config: qemu/kernel.config qemu/kernel-debug.config qemu/kconfig.
 
 # The selftests live in selftests/; they are built and installed the
 # kernel's standard way, from a copy in the tree's tools/testing/selftests.
-# KSFT_TREE_TARGETS are the kernel's own selftests that cover code the
-# series changes (lib: test_printf for vsprintf and vbin_printf).
-OWN_TARGETS := $(notdir $(wildcard selftests/*))
-KSFT_TREE_TARGETS := lib
+# qemu/kselftests lists every test the guests must run: the project's
+# own collections and the kernel's that cover code the series changes
+# (lib: test_printf for vsprintf and vbin_printf). The kernel's install
+# succeeds when any one collection builds; a test of the list that was
+# not installed stops the build here.
+KSFT_LIST := qemu/kselftests
+KSFT_TESTS := $(shell grep -v '^[[:space:]]*\(\#\|$$\)' $(KSFT_LIST))
+KSFT_TARGETS := $(sort $(foreach t,$(KSFT_TESTS),$(firstword $(subst :, ,$(t)))))
 # $(call install-selftests,OBJ,DIR): build the selftests (their test
 # modules against the kernel in OBJ) and install them in DIR
 define install-selftests
 	@$(call kmake,$(1)) headers >/dev/null
 	@rm -rf $(2)
 	@$(MAKE) -s -C $(KSRC)/tools/testing/selftests \
-		TARGETS="$(OWN_TARGETS) $(KSFT_TREE_TARGETS)" \
+		TARGETS="$(KSFT_TARGETS)" \
 		KHDR_INCLUDES="-isystem $(1)/usr/include" \
 		KMSG_LIB=$(TOP)/tools/lib KDIR=$(1) \
 		USERLDFLAGS=-static INSTALL_PATH=$(2) install >/dev/null
+	@for t in $(KSFT_TESTS); do \
+		[ -x $(2)/$${t%%:*}/$${t#*:} ] || \
+		{ echo "KSFT: $$t ($(KSFT_LIST)) was not installed in $(2)" >&2; exit 1; }; \
+	done
+	@[ "$$(sort $(2)/kselftest-list.txt)" = "$$(printf '%s\n' $(KSFT_TESTS) | sort)" ] || \
+		{ echo "KSFT: $(2)/kselftest-list.txt is not the list of $(KSFT_LIST):" >&2; \
+		  diff <(printf '%s\n' $(KSFT_TESTS) | sort) <(sort $(2)/kselftest-list.txt) >&2; exit 1; }
 endef
 
 selftests: kernel
@@ -151,12 +162,12 @@ selftests: kernel
 		grep -qx "/tools/testing/selftests/$$(basename $$t)/" $(KSRC)/.git/info/exclude || \
 			echo "/tools/testing/selftests/$$(basename $$t)/" >> $(KSRC)/.git/info/exclude; \
 	done
-	@echo "  KSFT    $(OWN_TARGETS) $(KSFT_TREE_TARGETS)"
+	@echo "  KSFT    $(KSFT_TARGETS)"
 	$(call install-selftests,$(KOBJ),$(KSELFTEST))
 
 # the same selftests, their modules built for the debug kernel
 selftests-debug: selftests kernel-debug
-	@echo "  KSFT    $(OWN_TARGETS) $(KSFT_TREE_TARGETS) (debug kernel)"
+	@echo "  KSFT    $(KSFT_TARGETS) (debug kernel)"
 	$(call install-selftests,$(KOBJ_DEBUG),$(KSELFTEST_DEBUG))
 
 # --- tools ------------------------------------------------------------------
@@ -209,7 +220,8 @@ man: docs-db
 
 GUEST_FILES = qemu/demo.sh:/demo.sh qemu/bench.sh:/bench.sh \
 	qemu/record.sh:/record.sh $(TOOLS)/kmsg-static:/usr/bin/kmsg \
-	$(DOCS_DB):/usr/share/kmsg/kmsg.db elf:/usr/bin/trace-cmd
+	$(DOCS_DB):/usr/share/kmsg/kmsg.db elf:/usr/bin/trace-cmd \
+	qemu/console.allow:/usr/share/kmsg-tests/console.allow
 initramfs: selftests tools docs-db
 	@qemu/mkinitramfs.sh $(INITRD) $(BUILD)/initramfs $(MODROOT) \
 		$(KSELFTEST) $(GUEST_FILES)
@@ -258,28 +270,36 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/tests/run.sh tools/doctests/run.sh docs-db/tests/run.sh \
 	tools/fuzz/run.sh tools/tests/install.sh tools/tests/journal.sh \
 	tools/tests/manpage.sh tools/tests/otlp.sh tools/tests/deb.sh \
-	tools/tests/limits.sh
+	tools/tests/limits.sh tools/tests/tap-trap.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check
 
+# What the summary asks of every guest console: the storms' quiet windows
+# (selftests/kmsg), the emulator's own lines excused in them
+SUMMARY_CONSOLE_ARGS := --require-window kmsg_storm.sh \
+	--require-window small.overrun --allow qemu/console.allow
+
 # The kselftests run twice: on the guest kernel, then on the debug kernel
-# (KASAN, UBSAN, lockdep, KFENCE), where any report they print fails.
-check: host-tests guest-check record-tests guest-check-debug
+# (KASAN, UBSAN, lockdep, KFENCE), where any report they print fails;
+# each guest must run every kselftest of qemu/kselftests. Then the proof
+# that a report in the storm and a missing kselftest turn this red.
+check: host-tests guest-check record-tests guest-check-debug storm-report
 	@qemu/ktap-summary.sh --console $(CHECK)/console.log \
 		--guest-rc "$$(cat $(CHECK)/guest.rc)" \
 		--console debug:$(CHECK)/debug/console.log \
 		--guest-rc "debug:$$(cat $(CHECK)/debug/guest.rc)" \
+		--expect $(KSFT_LIST):$(CHECK)/guest.log \
+		--expect $(KSFT_LIST):$(CHECK)/debug/guest-debug.log \
+		--controlled $(CHECK)/guest.log \
+		--controlled $(CHECK)/debug/guest-debug.log \
+		$(SUMMARY_CONSOLE_ARGS) \
 		$(CHECK)/host-*.tap $(CHECK)/guest.log $(CHECK)/debug/guest-debug.log
 
-# run-tests DIR TESTS: each test's TAP output in DIR/host-<name>.tap
-run-tests = for t in $(2); do \
-		n=$$(echo $$t | tr / -); n=$${n%.sh}; \
-		echo "  TEST    $$t"; \
-		KSRC=$(KSRC) KOBJ=$(KOBJ) TOOLS=$(TOOLS) RECORD=$(CHECK)/record \
-			MODROOT=$(MODROOT) DOCS_DB=$(DOCS_DB) \
-			$$t > $(1)/host-$$n.tap 2>&1 || true; \
-	done
+# run-tests DIR TESTS: each test's TAP output in DIR/host-<name>.tap, its
+# exit status in DIR/host-<name>.rc
+run-tests = KSRC=$(KSRC) KOBJ=$(KOBJ) TOOLS=$(TOOLS) RECORD=$(CHECK)/record \
+	MODROOT=$(MODROOT) DOCS_DB=$(DOCS_DB) qemu/run-tests.sh $(1) $(2)
 
 host-tests: kernel tools docs-db
 	@rm -rf $(CHECK) && mkdir -p $(CHECK)
@@ -308,6 +328,13 @@ guest-check-debug: initramfs-debug record-tests
 		$(INITRD_DEBUG) $(CHECK)/debug || rc=$$?; \
 	echo $$rc > $(CHECK)/debug/guest.rc; \
 	cp $(CHECK)/debug/guest.log $(CHECK)/debug/guest-debug.log 2>/dev/null || true
+
+# A third boot, of the debug kernel, whose summary must be red: the
+# storm alone, with a WARNING provoked inside it (qemu/tests/storm-report.sh)
+storm-report: initramfs-debug guest-check-debug
+	@KERNEL=$(BZIMAGE_DEBUG) STAGING=$(BUILD)/initramfs-debug KSFT_LIST=$(KSFT_LIST) \
+		ACCEL=$(ACCEL) TIMEOUT=900 \
+		qemu/run-tests.sh $(CHECK) qemu/tests/storm-report.sh
 
 clean:
 	rm -rf $(BUILD)/check $(BUILD)/demo $(BUILD)/initramfs $(INITRD) \

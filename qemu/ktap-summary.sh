@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ktap-summary.sh [--console [NAME:]LOG]... [--guest-rc [NAME:]N]... FILE...
+# ktap-summary.sh [--console [NAME:]LOG]... [--guest-rc [NAME:]N]...
+#                 [--expect LIST:FILE]... [--controlled FILE]...
+#                 [--require-window NAME]... [--allow FILE] FILE...
 #
 # Read (K)TAP output -- host test suites and the guest's kselftest run,
 # where nested results carry one "# " per level -- and print each failed
@@ -10,47 +12,137 @@
 #   N passed, N failed, N skipped
 #
 # Only leaf results are counted: a kselftest binary's "ok 1 selftests: x"
-# stands for the results nested under it. A binary that reports fewer
-# results than its plan, fails without any failed result under it, or a
-# "Bail out!" counts as one failure. With --console, the kernel log is
-# searched for oopses, BUGs, WARNINGs, panics and sanitizer reports, each
+# stands for the results nested under it. Each "TAP version" line starts
+# a document of its own (the guest's log holds one per kselftest
+# collection), checked against its own plan: a document without a plan,
+# with fewer or more results than its plan, or with a "Bail out!" fails,
+# and so does a kselftest binary that reports fewer results than its
+# plan or fails without any failed result under it. A plan "1..0 # SKIP"
+# counts as one skip, and so does a kselftest binary that skipped as a
+# whole; a plan "1..0" without SKIP fails. A plan must come before the
+# results or after all of them, once per document; results are numbered
+# 1, 2, ... in order.
+#
+# --controlled FILE: FILE comes from an environment the project controls
+# (its own guest): a skip there is a failure. Elsewhere a skip is
+# counted, and named above the closing line.
+#
+# FILE.rc, when it exists beside FILE.tap, is the exit status of the
+# program that wrote FILE (qemu/run-tests.sh): a non-zero status without
+# a failed test is a failure (an abort, a kill, a timeout).
+#
+# --expect LIST:FILE: FILE must report every kselftest of LIST
+# (qemu/kselftests: "COLLECTION:TEST" a line), each as a result of its
+# own; one that did not run is a failure.
+#
+# With --console, the kernel log is searched for reports: oopses, BUGs,
+# WARNINGs, panics, sanitizer and SLUB reports (KASAN, UBSAN, KFENCE),
+# lockdep, hung tasks, soft and hard lockups, RCU stalls, unknown NMIs,
+# the OOM killer, page allocation failures, a stack dump without any of
+# these, and "printk messages dropped" (the log is incomplete); each is
 # counted as a failure. A test that provokes such a report on purpose
 # brackets it in the kernel log with
 #
 #   ktap-summary: expect begin TEXT
 #   ktap-summary: expect end
 #
-# (written to /dev/kmsg); in between, reports that contain TEXT are not
-# failures. A begin without an end is one. --guest-rc is run.sh's exit
-# status: a timeout (124) or a guest that never reported (125) is a
-# failure. Both may be given once per guest boot; NAME labels the boot's
-# reports.
+# (written to /dev/kmsg); in between, reports that contain TEXT, and
+# stack dumps, are not failures. A test during which the console must
+# stay silent (it lowered the console level to hide its own messages)
+# brackets that time with
+#
+#   ktap-summary: quiet begin NAME
+#   ktap-summary: quiet end
+#
+# and every console line in between is a failure: whatever reached the
+# console then was printed at a level meant for reports. A begin without
+# an end is a failure, and so is a console without a window that
+# --require-window NAME names. --allow FILE lists, one extended regular
+# expression a line, console lines that QEMU's emulation itself causes
+# (qemu/console.allow): in a quiet window they are noted, not failed.
+# A console log must hold the whole boot, from "Linux version" to the
+# guest's "KMSG-GUEST-DONE". --guest-rc is run.sh's exit status: a timeout
+# (124) or a guest that never reported (125) is a failure. Both may be
+# given once per guest boot; NAME labels the boot's reports.
 #
 # Exit status: 0 when nothing failed and something passed, 1 otherwise.
 set -uo pipefail
 
-consoles=() guest_rcs=()
+consoles=() guest_rcs=() expects=() controlled=() windows=() allow=/dev/null
 while [ $# -gt 0 ]; do
 	case $1 in
 	--console) consoles+=("$2"); shift 2 ;;
 	--guest-rc) guest_rcs+=("$2"); shift 2 ;;
+	--expect) expects+=("$2"); shift 2 ;;
+	--controlled) controlled+=("$2"); shift 2 ;;
+	--require-window) windows+=("$2"); shift 2 ;;
+	--allow) allow=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
 
-# The console log without the expected reports (see above)
-expected_filter() {
-	awk '
-	{ sub(/\r$/, "") }
+# reports LOG ALLOW WINDOWS: the reports of a kernel log, one line each
+# (see above); "NOTE: " lines are allowed emulator lines
+reports() {
+	awk -v allowfile="$2" -v windows="$3" '
+	BEGIN {
+		report = "Oops|BUG:|^BUG |WARNING:|Kernel panic|" \
+			 "general protection fault|UBSAN:|KASAN:|KFENCE:|" \
+			 "kernel BUG|watchdog: BUG|INFO: task .* blocked|" \
+			 "possible .*locking|DEBUG_LOCKS_WARN_ON|" \
+			 "detected (expedited )?stall|hard LOCKUP|" \
+			 "NMI received for unknown reason|" \
+			 "printk messages dropped|Unable to handle kernel|" \
+			 "invoked oom-killer|page allocation failure"
+		nallow = 0
+		while ((getline a < allowfile) > 0)
+			if (a !~ /^[ \t]*(#|$)/)
+				allowed[++nallow] = a
+		nwin = split(windows, want, " ")
+	}
+	{ sub(/\r$/, ""); sub(/^\[ *[0-9]+\.[0-9]+\] /, "") }
+	/^Linux version / { booted = 1 }
+	/KMSG-GUEST-DONE/ { done = 1 }
 	/ktap-summary: expect begin / {
 		if (text != "") print "BUG: expected report did not end: " text
 		text = $0; sub(/.*ktap-summary: expect begin /, "", text)
 		next
 	}
-	/ktap-summary: expect end/ { text = ""; next }
+	/ktap-summary: expect end/ { text = ""; last = 0; next }
+	/ktap-summary: quiet begin / {
+		if (quiet != "") print "BUG: quiet window did not end: " quiet
+		quiet = $0; sub(/.*ktap-summary: quiet begin /, "", quiet)
+		seen[quiet] = 1
+		next
+	}
+	/ktap-summary: quiet end/ { quiet = ""; next }
 	text != "" && index($0, text) { next }
-	{ print }
-	END { if (text != "") print "BUG: expected report did not end: " text }
+	$0 ~ report { print; last = NR; next }
+	/Call Trace:/ {
+		# a stack dump belongs to the report above it
+		if (text == "" && (last == 0 || NR - last > 200))
+			print "BUG: stack dump without a report: " $0
+		next
+	}
+	# the guest init'"'"'s own closing line
+	/KMSG-GUEST-DONE/ { next }
+	quiet != "" && $0 != "" {
+		for (i = 1; i <= nallow; i++)
+			if ($0 ~ allowed[i]) {
+				print "NOTE: allowed in quiet window " quiet ": " $0
+				next
+			}
+		print "BUG: on the console in quiet window " quiet ": " $0
+	}
+	END {
+		if (text != "") print "BUG: expected report did not end: " text
+		if (quiet != "") print "BUG: quiet window did not end: " quiet
+		for (i = 1; i <= nwin; i++)
+			if (!(want[i] in seen))
+				print "BUG: no quiet window " want[i] " on the console"
+		if (!booted) print "BUG: the console log does not start with the boot"
+		if (!done) print "BUG: the console log ends before the guest reported"
+	}
 	' "$1"
 }
 
@@ -69,21 +161,49 @@ for console in "${consoles[@]}"; do
 	name=kernel
 	case $console in *:*) name="kernel ${console%%:*}"; console=${console#*:} ;; esac
 	if [ -f "$console" ]; then
+		shown=0 more=0
 		while IFS= read -r line; do
-			extra+=("$name: ${line#*] }")
-		done < <(expected_filter "$console" |
-			grep -E 'Oops|BUG:|WARNING:|Kernel panic|general protection fault|UBSAN:|KASAN:|KFENCE:|kernel BUG|Call Trace:|watchdog: BUG|INFO: task .* blocked|possible .*locking|DEBUG_LOCKS_WARN_ON' |
-			grep -v 'Call Trace:' | head -n 20)
+			case $line in
+			NOTE:*) echo "NOTE: $name: ${line#NOTE: }"; continue ;;
+			esac
+			if [ $shown -lt 50 ]; then
+				extra+=("$name: $line")
+				shown=$((shown + 1))
+			else
+				more=$((more + 1))
+			fi
+		done < <(reports "$console" "$allow" "${windows[*]}")
+		[ $more = 0 ] || extra+=("$name: and $more more report lines")
 	else
 		extra+=("$name: no console log $console")
 	fi
 done
+for expect in "${expects[@]}"; do
+	list=${expect%%:*} f=${expect#*:}
+	[ -f "$f" ] || continue		# reported below as missing
+	if [ ! -s "$list" ]; then
+		extra+=("$list: no list of kselftests")
+		continue
+	fi
+	ran=$(tr -d '\r' < "$f" |
+		sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: \([^:]*\): \([^ ]*\).*/\2:\3/p')
+	while read -r t; do
+		grep -qxF -- "$t" <<<"$ran" ||
+			extra+=("$(basename "$f"): kselftest $t did not run")
+	done < <(grep -v '^[[:space:]]*\(#\|$\)' "$list")
+done
 
 counts=$(mktemp)
-trap 'rm -f "$counts"' EXIT
+skips=$(mktemp)
+trap 'rm -f "$counts" "$skips"' EXIT
 for f in "$@"; do
 	[ -f "$f" ] || { extra+=("$f: missing"); continue; }
-	awk -v file="$(basename "$f")" -v counts="$counts" '
+	rc=0
+	[ -f "${f%.tap}.rc" ] && rc=$(cat "${f%.tap}.rc")
+	ctl=0
+	for c in "${controlled[@]}"; do [ "$c" = "$f" ] && ctl=1; done
+	awk -v file="$(basename "$f")" -v counts="$counts" -v skips="$skips" \
+	    -v rc="$rc" -v ctl="$ctl" '
 	function depth(s,   d) {
 		d = 0
 		while (substr(s, 1, 2) == "# ") { s = substr(s, 3); d++ }
@@ -95,21 +215,73 @@ for f in "$@"; do
 		for (i = 1; i <= ndiag; i++) print "      " diag[i]
 		ndiag = 0
 	}
-	function close_children(d, name, ok) {
-		# results at depth d+1 belong to this one
-		if (plan[d + 1] != "" && cnt[d + 1] < plan[d + 1])
-			fail(name ": only " cnt[d + 1] " of " plan[d + 1] " results reported")
-		else if (!ok && bad[d + 1] == 0)
-			fail(name ": failed without a failing test")
-		cnt[d + 1] = 0; bad[d + 1] = 0; plan[d + 1] = ""
+	function skipped(name) {
+		if (ctl) {
+			fail("skipped in the guest the project configures: " name)
+			return
+		}
+		nskip++; print "SKIP: " file ": " name
+		print file ": " name >> skips
 	}
+	function reset(d) {
+		cnt[d] = 0; bad[d] = 0; plan[d] = ""; late[d] = 0; skipplan[d] = ""
+	}
+	function close_children(d, name, ok, skip,   c) {
+		# results at depth d+1 belong to this one
+		c = d + 1
+		if (plan[c] == 0 && plan[c] != "" && skipplan[c] == "")
+			fail(name ": a plan of no tests, without a SKIP")
+		else if (plan[c] != "" && cnt[c] < plan[c])
+			fail(name ": only " cnt[c] " of " plan[c] " results reported")
+		else if (plan[c] != "" && cnt[c] > plan[c])
+			fail(name ": " cnt[c] " results, more than the plan (" plan[c] ")")
+		else if (!ok && bad[c] == 0)
+			fail(name ": failed without a failing test")
+		else if (skip && bad[c] == 0)
+			skipped(name)
+		reset(c)
+	}
+	# the end of a top-level document: its results against its plan
+	function close_doc(   what) {
+		what = ndoc > 1 ? "document " ndoc ": " : ""
+		if (skipplan[0] != "") {
+			skipped(what "skipped whole: " skipplan[0])
+		} else if (plan[0] == 0 && plan[0] != "") {
+			fail(what "a plan of no tests, without a SKIP")
+		} else if (plan[0] == "" && cnt[0] == 0) {
+			fail(what "no test results")
+		} else if (plan[0] == "") {
+			fail(what "no plan (" cnt[0] " results): the test ended early")
+		} else if (cnt[0] < plan[0]) {
+			fail(what "only " cnt[0] " of " plan[0] " results reported")
+		} else if (cnt[0] > plan[0]) {
+			fail(what cnt[0] " results, more than the plan (" plan[0] ")")
+		}
+		reset(0)
+	}
+	BEGIN { ndoc = 1 }
 	{
+		sub(/\r$/, "")
 		d = depth($0)
+		if (d == 0 && rest ~ /^TAP version/) {
+			if (NR > 1 && (cnt[0] > 0 || plan[0] != "" || started)) {
+				close_doc()
+				ndoc++
+			}
+			started = 1
+			next
+		}
 		if (rest ~ /^1\.\.[0-9]+/) {
 			split(substr(rest, 4), a, /[^0-9]/)
+			if (plan[d] != "")
+				fail("a second plan (" rest ") after 1.." plan[d])
 			# a plan may also come last, after the results
-			if (cnt[d] == 0) bad[d] = 0
+			late[d] = cnt[d] > 0
 			plan[d] = a[1] + 0
+			if (plan[d] == 0 && rest ~ /# *[Ss][Kk][Ii][Pp]/) {
+				skipplan[d] = rest
+				sub(/^1\.\.0 *# *[Ss][Kk][Ii][Pp] */, "", skipplan[d])
+			}
 			next
 		}
 		if (rest ~ /^Bail out!/) { fail(rest); next }
@@ -123,26 +295,34 @@ for f in "$@"; do
 		}
 		ok = rest !~ /^not /
 		name = rest
-		sub(/^(not )?ok *[0-9]* *(- )?/, "", name)
+		sub(/^(not )?ok */, "", name)
+		num = name
+		sub(/^[0-9]+/, "", name)
+		num = substr(num, 1, length(num) - length(name))
+		sub(/^ *(- )?/, "", name)
+		if (late[d])
+			fail(name ": a result after the plan that ended the results")
+		if (num != "" && num + 0 != cnt[d] + 1)
+			fail(name ": numbered " num ", expected " cnt[d] + 1)
 		skip = (name ~ /# *[Ss][Kk][Ii][Pp]/)
 		if (cnt[d + 1] > 0 || plan[d + 1] != "") {
-			close_children(d, name, ok)
+			close_children(d, name, ok, skip)
 		} else if (skip) {
-			nskip++; print "SKIP: " file ": " name
+			skipped(name)
 		} else if (ok) {
 			npass++
 		} else {
 			fail(name)
+			nbad++
 		}
 		cnt[d]++
 		if (!ok && !skip) bad[d]++
 		ndiag = 0
 	}
 	END {
-		if (plan[0] != "" && cnt[0] < plan[0])
-			fail("only " cnt[0] " of " plan[0] " results reported")
-		if (plan[0] == "" && cnt[0] == 0)
-			fail("no test results")
+		close_doc()
+		if (rc != 0 && nbad == 0)
+			fail("exited with status " rc " without a failed result")
 		printf "%d %d %d\n", npass, nfail, nskip >> counts
 	}' "$f" || extra+=("$f: cannot be parsed")
 done
@@ -155,5 +335,6 @@ for e in "${extra[@]}"; do
 	echo "FAIL: $e"
 	failed=$((failed + 1))
 done
+[ -s "$skips" ] && echo "skipped: $(paste -s -d ';' "$skips" | sed 's/;/; /g')"
 echo "$pass passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tests of ktap-summary.sh: each ktap/NAME.tap (with NAME.console as the
-# kernel log, NAME.rc as run.sh's status and NAME.args as more options,
-# when present) must give
-# exactly NAME.expected, and exit 0 only when nothing failed. Then of
+# kernel log, NAME.guest-rc as run.sh's status, NAME.rc as the exit
+# status of the test that wrote NAME.tap and NAME.args as more options,
+# when present) must give exactly NAME.expected, and exit 0 only when
+# nothing failed. Then of
 # bench-table.sh: each bench/NAME.log must give bench/NAME.expected, and
 # exit 0 only when that is a table. TAP output.
 set -u
@@ -13,7 +14,9 @@ summary=$here/../ktap-summary.sh
 cases=("$here"/ktap/*.tap)
 bench=("$here"/bench/*.log)
 echo "TAP version 13"
-echo "1..$((${#cases[@]} + ${#bench[@]}))"
+# host tests that end early, run as make check runs them
+aborts=(killed hung unbound)
+echo "1..$((${#cases[@]} + ${#bench[@]} + ${#aborts[@]}))"
 n=0
 
 # verdict TEST OUT RC WANT_RC EXPECTED: one TAP line, with the difference
@@ -32,7 +35,7 @@ for t in "${cases[@]}"; do
 	name=$(basename "$t" .tap)
 	args=()
 	[ -f "$here/ktap/$name.console" ] && args+=(--console "$here/ktap/$name.console")
-	[ -f "$here/ktap/$name.rc" ] && args+=(--guest-rc "$(cat "$here/ktap/$name.rc")")
+	[ -f "$here/ktap/$name.guest-rc" ] && args+=(--guest-rc "$(cat "$here/ktap/$name.guest-rc")")
 	# NAME.args: more options, one per line, @DIR@ for ktap/ (a second
 	# guest boot)
 	[ -f "$here/ktap/$name.args" ] && mapfile -t -O ${#args[@]} args < \
@@ -50,4 +53,37 @@ for t in "${bench[@]}"; do
 	want_rc=1
 	grep -q '^  printk ' "$here/bench/$name.expected" && want_rc=0
 	verdict "bench-table $name" "$out" $rc $want_rc "$here/bench/$name.expected"
+done
+
+# A host test killed, timed out or aborted midway, after two results and
+# before its plan: qemu/run-tests.sh keeps its status, and the summary
+# of what it wrote is red.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for a in "${aborts[@]}"; do
+	{
+		echo '#!/bin/bash'
+		echo 'set -u'
+		echo 'printf "TAP version 13\nok 1 a\nok 2 b\n"'
+		case $a in
+		killed) echo 'kill -KILL $$' ;;
+		hung) echo 'sleep 60' ;;
+		unbound) echo 'echo "$undefined"' ;;
+		esac
+		echo 'echo 1..3'
+	} > "$tmp/$a.sh"
+	chmod +x "$tmp/$a.sh"
+	(cd "$tmp" && TEST_TIMEOUT=2 "$here/../run-tests.sh" "$tmp" "./$a.sh" >/dev/null 2>&1)
+	out=$("$summary" "$tmp/host-.-$a.tap")
+	rc=$?
+	n=$((n + 1))
+	if [ $rc = 1 ] && grep -q "^FAIL: host-.-$a.tap: no plan" <<<"$out" &&
+	   grep -q "^FAIL: host-.-$a.tap: exited with status [1-9]" <<<"$out" &&
+	   grep -q '^2 passed, 2 failed' <<<"$out"; then
+		echo "ok $n a host test $a midway turns the summary red"
+	else
+		echo "$out" | sed 's/^/# /'
+		echo "# exit status $rc, want 1"
+		echo "not ok $n a host test $a midway turns the summary red"
+	fi
 done
