@@ -5,7 +5,9 @@
  * parsed back. Input: lines; the first line is the text (its "\n" escape
  * sequences left as they are), every other line "PREFIX\tFORMAT" or a
  * format alone, any bytes. The text and each format are heap copies of
- * their exact size, so that ASan sees any overread.
+ * their exact size, so that ASan sees any overread. The sites get levels
+ * -1..7 in turn; the text is matched again at a level, with the newlines
+ * of formats only, and as two lines that may join at its middle.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(id, sizeof(id), n % 5 ? "f.h%08x" : "f.%d", n);
 		if (kmsg_match_add(m, id, prefix, fmt, len) != n)
 			abort();
+		kmsg_match_set_level(m, n, n % 9 - 1);
 		n++;
 		free(prefix);
 		free(fmt);
@@ -76,6 +79,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	if (kmsg_match_text_naive(m, text, tlen, &r))
+		abort();
+	if (kmsg_match_line(m, text, tlen, tlen ? text[0] & 7 : -1,
+			    KMSG_MATCH_NL_LITERAL, &r))
+		abort();
+	if (r.n < 0 || r.n > KMSG_MATCH_CAND_MAX || r.total < r.n)
+		abort();
+	if (kmsg_match_joins(m, text, tlen / 2, text + tlen / 2,
+			     tlen - tlen / 2, 6) < 0)
 		abort();
 	kmsg_match_free(m);
 	free(text);

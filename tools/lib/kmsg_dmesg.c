@@ -133,7 +133,7 @@ static void text_header(const char *line, size_t len,
 void kmsg_dmesg_parse(const char *line, size_t len, struct kmsg_dmesg_line *l)
 {
 	unsigned long long v[3];
-	const char *semi;
+	const char *semi, *nl;
 	size_t at = 0, n;
 	int i;
 
@@ -162,6 +162,14 @@ void kmsg_dmesg_parse(const char *line, size_t len, struct kmsg_dmesg_line *l)
 		l->ts = v[2];
 		l->text = semi + 1;
 		l->text_len = len - (semi + 1 - line);
+		/*
+		 * a read() of /dev/kmsg: the record's dictionary follows its
+		 * text (escaped: no newline of its own), one " KEY=value"
+		 * line each; not text of the message
+		 */
+		nl = memchr(l->text, '\n', l->text_len);
+		if (nl)
+			l->text_len = nl - l->text;
 		return;
 	}
 	text_header(line, len, l);

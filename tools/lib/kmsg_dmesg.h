@@ -28,8 +28,9 @@ struct kmsg_dmesg_line {
 /*
  * Parse the @len bytes at @line (one line, its newline removed). A
  * /dev/kmsg record must have three decimal numbers, in range, before its
- * flags and ';'; anything else is text, after what precedes the message
- * in these forms:
+ * flags and ';'; its text ends at a newline (what one read() of /dev/kmsg
+ * returns: the " KEY=value" lines of its dictionary follow). Anything
+ * else is text, after what precedes the message in these forms:
  *
  *	<6>                          dmesg -r, before any of the others
  *	[    1.234567]               dmesg, journalctl -o short-monotonic

@@ -48,6 +48,10 @@ struct pat {
 	char *text;		/* literal bytes, for T_LIT */
 	unsigned int tok, ntok;	/* into m->toks */
 	unsigned int literal;	/* literal bytes of the pattern */
+	/* non-space literal bytes of the site's own text, and word bytes */
+	unsigned int evidence, word;
+	bool weak;		/* too little evidence to identify a line */
+	signed char level;	/* 0..7, -1: any */
 };
 
 struct anchor {
@@ -78,6 +82,9 @@ struct kmsg_match {
 	uint32_t *memo;
 	size_t memo_cap;
 	uint32_t memo_gen;
+	/* of the line being matched: its level (-1 unknown), flags */
+	int level;
+	unsigned int flags;
 };
 
 struct kmsg_match *kmsg_match_new(void)
@@ -134,6 +141,12 @@ static int grow(void **v, size_t *cap, size_t n, size_t size)
 
 /* ---- compiling ---------------------------------------------------------- */
 
+static bool is_word(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
 struct compiler {
 	struct kmsg_match *m;
 	struct pat *p;
@@ -179,6 +192,14 @@ static void add_lit(struct compiler *c, const char *s, size_t len)
 	memcpy(c->text + c->tlen, s, len);
 	c->tlen += len;
 	c->p->literal += len;
+	/* the device prefix and whitespace are no evidence */
+	for (; !c->pre && len; s++, len--) {
+		if (*s == ' ' || *s == '\n' || *s == '\t')
+			continue;
+		c->p->evidence++;
+		if (is_word((unsigned char)*s))
+			c->p->word++;
+	}
 }
 
 /* The token for a %p extension */
@@ -311,6 +332,7 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 	p = &m->pats[m->n];
 	memset(p, 0, sizeof(*p));
 	p->tok = m->ntoks;
+	p->level = -1;
 	p->id = strdup(id);
 	/* literal text is never longer than prefix, id and format */
 	p->text = malloc(plen + idlen + 2 + fmt_len + 1);
@@ -353,16 +375,34 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 		free(p->text);
 		return c.err;
 	}
+	p->weak = p->evidence < KMSG_MATCH_EVIDENCE ||
+		  p->word < KMSG_MATCH_EVIDENCE_WORD;
 	return (int)m->n++;
 }
 
-/* ---- the index ---------------------------------------------------------- */
-
-static bool is_word(unsigned char c)
+void kmsg_match_set_level(struct kmsg_match *m, int pat, int level)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
+	struct pat *p;
+	const struct tok *t;
+	unsigned int k;
+
+	if (pat < 0 || (size_t)pat >= m->n)
+		return;
+	p = &m->pats[pat];
+	p->level = level >= 0 && level <= 7 ? level : -1;
+	/* printk("%s...", KERN_INFO): the level is the first argument */
+	for (k = 0; k < p->ntok; k++) {
+		t = &m->toks[p->tok + k];
+		if (t->pre)
+			continue;
+		if (p->level == 4 && t->kind == T_STR &&
+		    t->type == KMSG_ARG_STRING)
+			p->level = -1;
+		break;
+	}
 }
+
+/* ---- the index ---------------------------------------------------------- */
 
 static uint32_t word_hash(const char *s, size_t len)
 {
@@ -569,6 +609,7 @@ struct run {
 	size_t *at;		/* per token: where it started */
 	uint32_t *memo;		/* NULL: the step budget alone bounds it */
 	uint32_t gen;
+	bool nl_literal;	/* no conversion matches a newline */
 };
 
 static bool is_space(char c)
@@ -663,8 +704,15 @@ static bool next(struct run *r, unsigned int k, size_t end)
 {
 	const struct tok *t = &r->m->toks[r->p->tok + k];
 
-	/* a field of a fixed width is that wide at least */
-	if (t->width && end - r->at[k] < t->width)
+	/*
+	 * a field of a fixed width is that wide at least; a left-justified
+	 * one at the end may have lost its padding to a trimmed log line
+	 */
+	if (t->width && end - r->at[k] < t->width &&
+	    !(t->left && end == r->len))
+		return false;
+	if (r->nl_literal && t->kind != T_LIT && end > r->at[k] &&
+	    memchr(r->s + r->at[k], '\n', end - r->at[k]))
 		return false;
 	if (r->cap)
 		r->cap[k] = end;
@@ -985,7 +1033,7 @@ static bool match_pat(struct kmsg_match *m, int pat, const char *s,
 	struct run r = {
 		.m = m, .p = &m->pats[pat], .s = s, .len = trim(s, len),
 		.partial = partial, .steps = KMSG_MATCH_STEPS, .cap = cap,
-		.at = m->at,
+		.at = m->at, .nl_literal = m->flags & KMSG_MATCH_NL_LITERAL,
 	};
 
 	/* a partial match must end before the text does */
@@ -1010,6 +1058,9 @@ static int cmp_cand(const void *a, const void *b)
 	const struct pat *x = &sort_m->pats[*(const int *)a];
 	const struct pat *y = &sort_m->pats[*(const int *)b];
 
+	/* enough evidence first: a skeleton only where nothing else matches */
+	if (x->weak != y->weak)
+		return x->weak ? 1 : -1;
 	if (x->literal != y->literal)
 		return x->literal > y->literal ? -1 : 1;
 	return *(const int *)a - *(const int *)b;
@@ -1034,15 +1085,24 @@ static bool may_be_partial(const struct kmsg_match *m, const struct pat *p)
 	return p->ntok && m->toks[p->tok + p->ntok - 1].kind == T_LIT;
 }
 
+/* Can site @p have printed a line of level @level (-1: unknown)? */
+static bool level_ok(const struct pat *p, int level)
+{
+	return level < 0 || p->level < 0 || p->level == level;
+}
+
 /*
- * The best of the candidates, in m->cand: the most literal characters,
- * a whole match before one of the beginning only
+ * The best of the candidates, in m->cand, that can have printed a line
+ * of m->level: those with enough evidence before the others, then the
+ * most literal characters, a whole match before one of the beginning
+ * only. A pattern with no evidence at all ("%s", "%s %pR") is no
+ * candidate; a weak one only for the whole text.
  */
 static void best_of(struct kmsg_match *m, const char *text, size_t len,
 		    struct kmsg_match_result *r)
 {
 	unsigned int best = 0;
-	bool found = false, partial = false;
+	bool found = false, partial = false, weak = false;
 	size_t i;
 
 	if (!m->ncand)
@@ -1053,16 +1113,13 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 		const struct pat *p = &m->pats[m->cand[i]];
 		bool whole;
 
-		if (found && p->literal < best)
+		if (found && (p->weak != weak || p->literal < best))
 			break;
-		/*
-		 * a match needs some literal text, more than one character:
-		 * "%s %ps" matches about any line
-		 */
-		if (p->literal < 2)
-			break;
+		if (!p->evidence || !level_ok(p, m->level))
+			continue;
 		whole = match_pat(m, m->cand[i], text, len, false, NULL);
-		if (!whole && (!may_be_partial(m, p) || (found && !partial) ||
+		if (!whole && (p->weak || !may_be_partial(m, p) ||
+			       (found && !partial) ||
 			       !match_pat(m, m->cand[i], text, len, true, NULL)))
 			continue;
 		if (whole && partial) {
@@ -1073,11 +1130,15 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 		if (!found)
 			partial = !whole;
 		found = true;
+		weak = p->weak;
 		best = p->literal;
+		if (!r->n || p->evidence < r->evidence)
+			r->evidence = p->evidence;
 		add_result(m, r, m->cand[i]);
 	}
 	r->literal = best;
 	r->partial = found && partial;
+	r->weak = found && weak;
 }
 
 static void new_line(struct kmsg_match *m)
@@ -1170,7 +1231,7 @@ static int unwrap(struct kmsg_match *m, const char *text, size_t len,
 	}
 	best_of(m, text + from, cap[k] - from, &in);
 	/* only an inner format of its own: not one that any text matches */
-	if (in.n == 1 && !in.partial) {
+	if (in.n == 1 && !in.partial && !in.weak) {
 		in.wrapper = r->pat[0];
 		in.wrapped = true;
 		in.inner_off = from;
@@ -1181,18 +1242,63 @@ static int unwrap(struct kmsg_match *m, const char *text, size_t len,
 	return 0;
 }
 
-int kmsg_match_text(struct kmsg_match *m, const char *text, size_t len,
-		    struct kmsg_match_result *r)
+int kmsg_match_line(struct kmsg_match *m, const char *text, size_t len,
+		    int level, unsigned int flags, struct kmsg_match_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	if (!m->built)
 		return 0;
+	m->level = level;
+	m->flags = flags;
 	if (candidates(m, text, len))
 		return -ENOMEM;
 	best_of(m, text, len, r);
-	if (r->n == 1)
+	if (r->n == 1 && !r->weak)
 		return unwrap(m, text, len, r);
 	return 0;
+}
+
+int kmsg_match_text(struct kmsg_match *m, const char *text, size_t len,
+		    struct kmsg_match_result *r)
+{
+	return kmsg_match_line(m, text, len, -1, 0, r);
+}
+
+/* Matched by a site with evidence: exactly or ambiguously, all of it */
+static bool strong(const struct kmsg_match_result *r)
+{
+	return r->n && !r->weak && !r->partial;
+}
+
+int kmsg_match_joins(struct kmsg_match *m, const char *prev, size_t prev_len,
+		     const char *line, size_t line_len, int level)
+{
+	struct kmsg_match_result r;
+	char *both;
+	int yes;
+
+	if (kmsg_match_line(m, line, line_len, level, 0, &r))
+		return -ENOMEM;
+	if (strong(&r))
+		return 0;
+	if (kmsg_match_line(m, prev, prev_len, level, KMSG_MATCH_NL_LITERAL,
+			    &r))
+		return -ENOMEM;
+	if (strong(&r))
+		return 0;
+	both = malloc(prev_len + 1 + line_len + 1);
+	if (!both)
+		return -ENOMEM;
+	memcpy(both, prev, prev_len);
+	both[prev_len] = '\n';
+	memcpy(both + prev_len + 1, line, line_len);
+	both[prev_len + 1 + line_len] = '\0';
+	yes = kmsg_match_line(m, both, prev_len + 1 + line_len, level,
+			      KMSG_MATCH_NL_LITERAL, &r);
+	if (!yes)
+		yes = strong(&r);
+	free(both);
+	return yes;
 }
 
 int kmsg_match_text_naive(struct kmsg_match *m, const char *text, size_t len,
@@ -1201,6 +1307,8 @@ int kmsg_match_text_naive(struct kmsg_match *m, const char *text, size_t len,
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
+	m->level = -1;
+	m->flags = 0;
 	m->ncand = 0;
 	for (i = 0; i < m->n; i++)
 		if (add_cand(m, (int)i))
@@ -1274,6 +1382,7 @@ int kmsg_match_args(struct kmsg_match *m, int pat, const char *text,
 	if (pat < 0 || (size_t)pat >= m->n)
 		return -1;
 	p = &m->pats[pat];
+	m->flags = 0;
 	cap = calloc(p->ntok + 1, sizeof(*cap));
 	if (!cap)
 		return -1;

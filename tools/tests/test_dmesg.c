@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of kernel log lines as kmsg dmesg reads them: /dev/kmsg
- * records only when well formed, dmesg's "[ts] " prefix, and text shown
- * with control characters and NULs escaped, never raw to a terminal.
+ * records only when well formed, their dictionaries not text, dmesg's
+ * "[ts] " prefix, and text shown with control characters and NULs
+ * escaped, never raw to a terminal.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kmsg_dmesg.h"
+#include "kmsg_match.h"
 #include "tap.h"
 
 #define S(lit) lit, sizeof(lit) - 1
@@ -28,6 +30,45 @@ static void escaped(const char *s, size_t len, const char *want,
 	ok(!kmsg_dmesg_escape(&out, s, len) && out.buf &&
 	   !strcmp(out.buf, want), "%s: %s", what, out.buf ? out.buf : "");
 	kmsg_strbuf_free(&out);
+}
+
+/*
+ * A read() of /dev/kmsg: a device message's record and its dictionary.
+ * The text is the message alone, so that it identifies as its one site,
+ * its last %s not swallowing " SUBSYSTEM=..." lines.
+ */
+static void dictionary(void)
+{
+	static const char rec[] =
+		"6,805,2345678,-;e1000e 0000:00:03.0: link is up at 1000 Mbps, "
+		"flow control rx\n SUBSYSTEM=pci\n DEVICE=+pci:0000:00:03.0\n";
+	struct kmsg_match *m = kmsg_match_new();
+	static const char dev_fmt[] = "link is up at %d Mbps, flow control %s";
+	static const char fmt[] = "%s: link is up at %d Mbps, flow control %s";
+	struct kmsg_match_result r;
+	struct kmsg_dmesg_line l;
+	struct kmsg_args args;
+
+	/* the record's final newline goes, as kmsg dmesg reads it */
+	kmsg_dmesg_parse(rec, sizeof(rec) - 2, &l);
+	ok(l.record && l.seq == 805 && l.level == 6,
+	   "a /dev/kmsg read() with a dictionary: a record");
+	text_is(&l, "e1000e 0000:00:03.0: link is up at 1000 Mbps, flow control rx",
+		"a record's dictionary is not its text");
+	if (!m || kmsg_match_add(m, "e1000e.h00000001", "%s %s: ", dev_fmt,
+				 strlen(dev_fmt)) != 0 ||
+	    kmsg_match_add(m, "other.h00000002", NULL, fmt, strlen(fmt)) != 1 ||
+	    kmsg_match_build(m))
+		abort();
+	kmsg_match_set_level(m, 0, 6);
+	kmsg_match_set_level(m, 1, 6);
+	ok(!kmsg_match_line(m, l.text, l.text_len, l.level, 0, &r) &&
+	   r.n == 1 && !r.weak && !r.partial && r.pat[0] == 0 &&
+	   !kmsg_match_args(m, 0, l.text, l.text_len, false, &args, NULL,
+			    NULL) &&
+	   args.n == 2 && args.v[1].str_len == 2,
+	   "the device line identifies as its one site, its %%s \"rx\"");
+	kmsg_match_free(m);
 }
 
 int main(void)
@@ -95,6 +136,7 @@ int main(void)
 	kmsg_dmesg_parse("", 0, &l);
 	ok(!l.record && !l.text_len, "an empty line");
 
+	dictionary();
 	escaped(S("plain \xc3\xa9t\xc3\xa9 text"), "plain \xc3\xa9t\xc3\xa9 text",
 		"UTF-8 and text unchanged");
 	escaped(S("red \x1b[31mALERT\x07"), "red \\x1b[31mALERT\\x07",

@@ -3,7 +3,9 @@
  * lib/kmsg_match: each conversion's pattern, the longest literal match,
  * ties, unidentified text, device prefixes, curated ids, pr_cont(), the
  * arguments parsed back, and the index agreeing with a loop over every
- * pattern.
+ * pattern. Never a wrong id: each cause of one, with a set of one or two
+ * formats (the line's level against the site's, too little literal text
+ * of the format's own, lines joined over a %s, a trimmed %-10s).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +31,18 @@ static struct kmsg_match *set_of(const char *const *sites, int n)
 	return m;
 }
 
-/* The id @text matches as the only site, "" if none, "?" if ambiguous */
+/* "" if no site, "?" if ambiguous, "~" if weak (candidates only), the id */
+static const char *verdict(struct kmsg_match *m,
+			   const struct kmsg_match_result *r)
+{
+	if (!r->n)
+		return "";
+	if (r->weak)
+		return "~";
+	return r->n > 1 ? "?" : kmsg_match_id(m, r->pat[0]);
+}
+
+/* What @text matches, the index agreeing with the loop over every site */
 static const char *ident(struct kmsg_match *m, const char *text,
 			 struct kmsg_match_result *r)
 {
@@ -40,12 +53,33 @@ static const char *ident(struct kmsg_match *m, const char *text,
 		abort();
 	if (naive.n != r->n || (r->n && naive.pat[0] != r->pat[0]))
 		return "index and naive loop differ";
-	if (!r->n)
-		return "";
-	return r->n > 1 ? "?" : kmsg_match_id(m, r->pat[0]);
+	return verdict(m, r);
 }
 
-/* One format, one text: matched or not */
+/* What @text of level @level matches */
+static const char *ident_at(struct kmsg_match *m, const char *text, int level,
+			    struct kmsg_match_result *r)
+{
+	if (kmsg_match_line(m, text, strlen(text), level, 0, r))
+		abort();
+	return verdict(m, r);
+}
+
+static int joins(struct kmsg_match *m, const char *prev, const char *line,
+		 int level)
+{
+	int yes = kmsg_match_joins(m, prev, strlen(prev), line, strlen(line),
+				   level);
+
+	if (yes < 0)
+		abort();
+	return yes;
+}
+
+/*
+ * One format, one text: matched or not (a weak match is one: its format
+ * matched, with too little text of its own to identify a line)
+ */
 static void one(const char *fmt, const char *text, bool want)
 {
 	const char *sites[] = { "t.h00000001", NULL, fmt };
@@ -53,6 +87,8 @@ static void one(const char *fmt, const char *text, bool want)
 	struct kmsg_match_result r;
 	const char *got = ident(m, text, &r);
 
+	if (r.weak && r.n == 1)
+		got = kmsg_match_id(m, r.pat[0]);
 	ok(want ? !strcmp(got, "t.h00000001") && !r.partial : !*got,
 	   "\"%s\" %s \"%s\"", fmt, want ? "matches" : "does not match", text);
 	kmsg_match_free(m);
@@ -77,7 +113,11 @@ static void conversions(void)
 	one("[%*d]", "[   42]", true);
 	/* one literal character is no evidence: such formats match any line */
 	one("%s %s", "any line at all", false);
-	one("%s:%d", "any:42", false);
+	/* a final left-justified field: a log trims its padding */
+	one("mode %-10s", "mode abc", true);
+	one("mode %-10s|", "mode abc|", false);
+	one("mode %-10s|", "mode abc       |", true);
+	one("[%-5d", "[42", true);
 	one("size %lld bytes", "size -9223372036854775808 bytes", true);
 	one("mode %o", "mode 755", true);
 	one("mode %o", "mode 789", false);
@@ -179,6 +219,121 @@ static void choosing(void)
 	kmsg_match_free(m);
 }
 
+/* A level known from the line rules out the sites of other levels */
+static void levels(void)
+{
+	static const char *const sites[] = {
+		"kvm.h00000001", NULL, "Using msrs %x and %x",
+		"acpi.h00000002", NULL, "%sACPI: %s: %pV",
+		"e.h00000003", "%s %s: ", "link is up at %d Mbps",
+	};
+	struct kmsg_match *m = set_of(sites, 3);
+	struct kmsg_match_result r;
+	const char *t = "Using msrs 4b564d01 and 4b564d00";
+
+	kmsg_match_set_level(m, 0, 3);
+	kmsg_match_set_level(m, 1, 4);
+	kmsg_match_set_level(m, 2, 6);
+	ok(!strcmp(ident_at(m, t, 6, &r), ""),
+	   "a pr_err() site does not print a line of level 6");
+	ok(!strcmp(ident_at(m, t, 3, &r), "kvm.h00000001"),
+	   "the same line at level 3: that site");
+	ok(!strcmp(ident_at(m, t, -1, &r), "kvm.h00000001"),
+	   "the same line of unknown level: that site");
+	ok(!strcmp(ident_at(m, "ACPI: PCI: Interrupt link LNKA", 6, &r),
+		   "acpi.h00000002"),
+	   "a level-4 site starting with %%s takes its level from it: any line");
+	ok(!strcmp(ident_at(m, "e1000e 0000:00:03.0: link is up at 1000 Mbps",
+			    6, &r), "e.h00000003") &&
+	   !strcmp(ident_at(m, "e1000e 0000:00:03.0: link is up at 1000 Mbps",
+			    4, &r), ""),
+	   "a dev_info() site: level 6 lines only");
+	kmsg_match_free(m);
+}
+
+/* Too little literal text of the format's own: weak, never identified */
+static void evidence(void)
+{
+	static const char *const sites[] = {
+		"swapfile.h27748666", NULL, "%s: %s%08lx",
+		"vmstat.hd06c8b2c", NULL, "%s: %s %ld",
+		"d.h00000003", "%s %s: ", "%s: %d",
+		"e.h00000004", "%s %s: ", "speed %d",
+	};
+	struct kmsg_match *m = set_of(sites, 4);
+	struct kmsg_match_result r;
+
+	kmsg_match_set_level(m, 0, 3);
+	ok(!strcmp(ident_at(m, "kvm-clock: Using msrs 4b564d01 and 4b564d00",
+			    6, &r), ""),
+	   "kvm-clock at level 6: not the pr_err() \"%%s: %%s%%08lx\"");
+	ok(!strcmp(ident(m, "kvm-clock: Using msrs 4b564d01 and 4b564d00", &r),
+		   "~") && r.n == 1 && r.pat[0] == 0 && r.evidence == 1,
+	   "kvm-clock of unknown level: weak, one candidate of evidence 1");
+	ok(!strcmp(ident(m, "NetLabel:  domain hash size = 128", &r), "~") &&
+	   r.n == 1 && r.pat[0] == 1,
+	   "NetLabel: weak, \"%%s: %%s %%ld\" a candidate, not the id");
+	ok(!strcmp(ident(m, "any:42", &r), "") ||
+	   !strcmp(ident(m, "any:42", &r), "~"),
+	   "\"%%s:%%d\"-like text: never identified");
+	ok(!strcmp(ident(m, "virtio_net virtio0: eth0: 3", &r), "~"),
+	   "a device prefix is no evidence: \"%%s %%s: \" \"%%s: %%d\" weak");
+	ok(!strcmp(ident(m, "virtio_net virtio0: speed 3", &r), "e.h00000004"),
+	   "a device site with a word of its own (\"speed\"): identified");
+	kmsg_match_free(m);
+}
+
+/* Lines of one timestamp joined only over a format's own newline */
+static void joining(void)
+{
+	static const char *const sites[] = {
+		"clocksource.h58743ee5", NULL,
+			"clocksource: Switched to clocksource %s",
+		"t.h00000002", NULL, "first line %d\nsecond line %s",
+	};
+	struct kmsg_match *m = set_of(sites, 2);
+	struct kmsg_match_result r;
+	const char *cs = "clocksource: Switched to clocksource tsc";
+	const char *both = "clocksource: Switched to clocksource tsc\n"
+			   "VFS: Disk quotas dquot_6.6.0";
+
+	ok(!joins(m, cs, "VFS: Disk quotas dquot_6.6.0", 6),
+	   "VFS: Disk quotas does not join a line identified alone");
+	ok(kmsg_match_line(m, both, strlen(both), -1, KMSG_MATCH_NL_LITERAL,
+			   &r) == 0 && !r.n,
+	   "its %%s does not swallow the next line's text");
+	ok(joins(m, "first line 1", "second line x", 6),
+	   "a format's own newline: its second line joins the first");
+	ok(!joins(m, "first line 1", "second line x\nthird", 6) &&
+	   !joins(m, "first line 1", "other text", 6),
+	   "not where a %%s would take the newline, nor other text");
+	ok(!joins(m, "cpu 1", "second line x", 6),
+	   "no format for the two: not joined");
+	kmsg_match_free(m);
+}
+
+/* Nor over a line that a site of its own identifies */
+static void joining_alone(void)
+{
+	static const char *const first[] = {
+		"a.h00000001", NULL, "first line %d",
+		"t.h00000002", NULL, "first line %d\nsecond line %s",
+	};
+	static const char *const second[] = {
+		"c.h00000003", NULL, "second line %s",
+		"t.h00000002", NULL, "first line %d\nsecond line %s",
+	};
+	struct kmsg_match *m = set_of(first, 2);
+
+	ok(!joins(m, "first line 1", "second line x", 6),
+	   "the first line identified alone: the next one does not join it");
+	kmsg_match_free(m);
+	m = set_of(second, 2);
+	ok(!joins(m, "first line 1", "second line x", 6),
+	   "the second line identified alone: it does not join");
+	kmsg_match_free(m);
+}
+
 static void typed_args(void)
 {
 	static const char *const sites[] = {
@@ -277,6 +432,10 @@ int main(void)
 	printf("TAP version 13\n");
 	conversions();
 	choosing();
+	levels();
+	evidence();
+	joining();
+	joining_alone();
 	typed_args();
 	multiline();
 	many();
