@@ -174,7 +174,7 @@ printf '%s\n' '[    0.100000] smpfix: Brought up 1 node, 2 CPU' \
 	'<3>[    0.200000] e1000e 0000:00:03.0: link is up at 1000 Mbps' \
 	'Jan 01 10:00:00 host kernel: value 7' \
 	'[Mon Jan  1 10:00:00 2024] value -7' \
-	'6,12,300000,-;Out of memory: Killed process 42 (cat)' \
+	'3,12,300000,-;Out of memory: Killed process 42 (cat)' \
 	'nothing like any format' > "$tmp/plain"
 "$tools/kmsg" dmesg --json --db "$fix" "$tmp/plain" > "$tmp/plain.json" 2>&1
 python3 - "$tmp/plain.json" > "$tmp/plain.check" 2>&1 <<'PY'
@@ -197,6 +197,62 @@ ok $rc "kmsg dmesg --json: each input form identified, ambiguous, unidentified, 
 "$tools/kmsg" dmesg --stats --db "$fix" "$tmp/plain" > "$tmp/stats" 2>&1
 grep -q '^lines *6$' "$tmp/stats" && grep -q '^identified *4$' "$tmp/stats" &&
 	grep -q '^ambiguous *1$' "$tmp/stats" && grep -q '^unidentified *1$' "$tmp/stats" &&
-	grep -q '^documented *1$' "$tmp/stats"
-ok $? "kmsg dmesg --stats: lines, identified, ambiguous, unidentified, documented"
+	grep -q '^weak *0$' "$tmp/stats" && grep -q '^documented *1$' "$tmp/stats"
+ok $? "kmsg dmesg --stats: lines, identified, ambiguous, weak, unidentified, documented"
+
+# Never a wrong id: a database of the few formats that gave one on a real
+# log (issue 26), each cause once: the line's level against the site's,
+# a format with too little text of its own ("%s: %s %ld"), lines of one
+# timestamp joined over a %s, the id of a joined group under its first
+# line, the record's level read from /dev/kmsg and from dmesg -r
+few=$tmp/few.db
+cp "$db" "$few" && sqlite3 -bail "$few" "
+DELETE FROM messages; DELETE FROM aliases;
+INSERT INTO messages VALUES ('swapfile.h27748666','',0,3,'%s: %s%08lx','mm/swapfile.c',1,'f1','vmlinux',0,NULL,0);
+INSERT INTO messages VALUES ('vmstat.hd06c8b2c','',0,4,'%s: %s %ld','mm/vmstat.c',2,'f2','vmlinux',0,NULL,0);
+INSERT INTO messages VALUES ('clocksource.h58743ee5','',0,6,'clocksource: Switched to clocksource %s','kernel/time/clocksource.c',3,'f3','vmlinux',0,NULL,0);
+INSERT INTO messages VALUES ('t.h00000004','',0,6,'first line %d
+second line %s','t.c',4,'f4','vmlinux',0,NULL,0);
+INSERT INTO messages VALUES ('kvm.h00000005','',0,3,'Using msrs %x and %x','kvm.c',5,'f5','vmlinux',0,NULL,0);
+" || echo "# the fixture database: sqlite3 failed"
+printf '%s\n' '<6>[    1.000000] kvm-clock: Using msrs 4b564d01 and 4b564d00' \
+	'[    1.100000] NetLabel:  domain hash size = 128' \
+	'<6>[    1.200000] clocksource: Switched to clocksource tsc' \
+	'<6>[    1.200000] VFS: Disk quotas dquot_6.6.0' \
+	'<6>[    1.300000] first line 1' \
+	'<6>[    1.300000] second line x' \
+	'6,20,1400000,-;Using msrs 4b564d01 and 4b564d00' \
+	'3,21,1500000,-;Using msrs 4b564d01 and 4b564d00' > "$tmp/wrong"
+"$tools/kmsg" dmesg --json --db "$few" "$tmp/wrong" > "$tmp/wrong.json" 2>&1
+python3 - "$tmp/wrong.json" > "$tmp/wrong.check" 2>&1 <<'PY'
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])]
+assert [x["line"] for x in o] == list(range(1, 9)), o
+assert "id" not in o[0] and o[0]["match"] == "unidentified", o[0]
+assert "id" not in o[1] and o[1]["match"] == "weak", o[1]
+assert [c["id"] for c in o[1]["candidates"]] == ["vmstat.hd06c8b2c"], o[1]
+assert o[2]["id"] == "clocksource.h58743ee5" and o[2]["match"] == "exact", o[2]
+assert "continues" not in o[2] and o[2]["args"][0]["value"] == "tsc", o[2]
+assert "id" not in o[3] and "continues" not in o[3], o[3]
+assert o[4]["id"] == "t.h00000004" and "continues" not in o[4], o[4]
+assert o[5]["continues"] == 5, o[5]
+assert "id" not in o[6] and o[6]["match"] == "unidentified", o[6]
+assert o[7]["id"] == "kvm.h00000005" and o[7]["match"] == "exact", o[7]
+PY
+rc=$?
+[ $rc = 0 ] || diag "$tmp/wrong.check"
+ok $rc "kmsg dmesg --json: no id against the line's level, for a format of one ':', over lines a %s joined"
+"$tools/kmsg" dmesg --db "$few" "$tmp/wrong" > "$tmp/wrong.txt" 2>&1
+grep -A1 -x '.*first line 1' "$tmp/wrong.txt" | tail -n 1 | grep -q '^-- t.h00000004 at t.c:4 f4()$' &&
+	grep -A1 -x '.*second line x' "$tmp/wrong.txt" | tail -n 1 | grep -qx -- '-- (continues the message above)' &&
+	grep -A1 -x '.*NetLabel:  domain hash size = 128' "$tmp/wrong.txt" | tail -n 1 | grep -qx -- '-- unidentified: weak, 1 candidate' &&
+	! grep -q 'vmstat\|swapfile\|clocksource.h.*VFS' "$tmp/wrong.txt"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/wrong.txt"
+ok $rc "kmsg dmesg: a joined message's id under its first line, no id on a weak line"
+"$tools/kmsg" dmesg --stats --json --db "$few" "$tmp/wrong" > "$tmp/wrong.stats" 2>&1
+grep -qx '{"lines":8,"identified":4,"ambiguous":0,"weak":1,"unidentified":3,"documented":0}' "$tmp/wrong.stats"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/wrong.stats"
+ok $rc "kmsg dmesg --stats --json: the weak lines counted apart"
 tap_end

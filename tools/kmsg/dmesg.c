@@ -39,7 +39,8 @@ struct in_line {
 };
 
 struct stats {
-	unsigned long lines, identified, ambiguous, unidentified, documented;
+	unsigned long lines, identified, ambiguous, weak, unidentified;
+	unsigned long documented;
 };
 
 struct dm {
@@ -57,6 +58,8 @@ struct dm {
 	struct kmsg_strbuf out, scratch;
 	unsigned long lineno;
 	bool lines_seen, last_record;
+	/* lines of the message joined on their timestamp: newlines of a format */
+	bool joined;
 	struct stats s;
 	int err;
 };
@@ -86,6 +89,7 @@ static int add_site(void *ctx, const struct kmsg_doc_site *ds)
 			     strlen(ds->format));
 	if (pat < 0)
 		return pat;
+	kmsg_match_set_level(d->m, pat, ds->level);
 	if ((size_t)pat >= d->cap) {
 		size_t ncap = d->cap ? d->cap * 2 : 1024;
 		struct site *v = realloc(d->sites, ncap * sizeof(*v));
@@ -187,24 +191,50 @@ static bool find_id(const char *text, size_t len, char *id, size_t size)
 	}
 }
 
-/* What a message was identified as */
+/*
+ * What a message was identified as: one site (exact), sites that tie
+ * (ambiguous), sites with too little literal text of their own to tell
+ * (weak: candidates, not an identification), none (unidentified), or the
+ * "comp.N: " the text prints (printed)
+ */
 struct ident {
 	struct kmsg_match_result r;
 	int n;			/* different identifiers */
+	bool weak;
 	const char *ids[KMSG_MATCH_CAND_MAX];
 	int pats[KMSG_MATCH_CAND_MAX];
 	char printed[KMSG_ID_MAX];	/* found in the text only */
 };
 
-static void identify(struct dm *d, const char *text, size_t len,
+/* Identified: one site or the id printed, never a weak match */
+static bool exact(const struct ident *id)
+{
+	return id->n == 1 && !id->weak;
+}
+
+static const char *match_kind(const struct ident *id)
+{
+	if (id->printed[0])
+		return "printed";
+	if (!id->n)
+		return "unidentified";
+	if (id->weak)
+		return "weak";
+	return id->n > 1 ? "ambiguous" : "exact";
+}
+
+static void identify(struct dm *d, const char *text, size_t len, int level,
 		     struct ident *id)
 {
 	int i, j;
 
 	memset(id, 0, sizeof(*id));
 	if (d->m) {
-		if (kmsg_match_text(d->m, text, len, &id->r))
+		if (kmsg_match_line(d->m, text, len, level,
+				    d->joined ? KMSG_MATCH_NL_LITERAL : 0,
+				    &id->r))
 			oom();
+		id->weak = id->r.weak;
 		/* tied sites documented under one identifier are one */
 		for (i = 0; i < id->r.n; i++) {
 			const char *x = id_of(d, id->r.pat[i]);
@@ -219,15 +249,18 @@ static void identify(struct dm *d, const char *text, size_t len,
 		if (id->r.total > id->r.n)
 			id->n += id->r.total - id->r.n;
 	}
-	if (!id->n && find_id(text, len, id->printed, sizeof(id->printed)))
+	if ((!id->n || id->weak) &&
+	    find_id(text, len, id->printed, sizeof(id->printed))) {
 		id->n = 1;
+		id->weak = false;
+	}
 }
 
 static bool documented(struct dm *d, const struct ident *id)
 {
 	struct kmsg_doc doc;
 
-	if (id->n != 1)
+	if (!exact(id))
 		return false;
 	if (!id->printed[0])
 		return site_of(d, id->pats[0])->documented == 1;
@@ -268,7 +301,7 @@ static void json_line(struct dm *d, const struct in_line *il,
 {
 	struct kmsg_strbuf *o = &d->out;
 	int level = first->l.level;
-	int i, pat = id->n == 1 && !id->printed[0] ? id->pats[0] : -1;
+	int i, pat = exact(id) && !id->printed[0] ? id->pats[0] : -1;
 
 	o->len = 0;
 	if (pat >= 0 && level < 0)
@@ -289,7 +322,9 @@ static void json_line(struct dm *d, const struct in_line *il,
 	    kmsg_strbuf_printf(o, ",\"level\":%d,\"level_name\":\"%s\"", level,
 			       kmsg_level_name(level)) < 0)
 		oom();
-	if (id->n == 1) {
+	if (kmsg_strbuf_printf(o, ",\"match\":\"%s\"", match_kind(id)) < 0)
+		oom();
+	if (exact(id)) {
 		const char *x = id->printed[0] ? id->printed : id->ids[0];
 
 		put(o, ",\"id\":");
@@ -312,10 +347,11 @@ static void json_line(struct dm *d, const struct in_line *il,
 				       documented(d, id) ? "true" : "false") < 0)
 			oom();
 	}
-	if (id->n > 1) {
-		if (kmsg_strbuf_printf(o, ",\"ambiguous\":%d,\"candidates\":[",
-				       id->n) < 0)
-			oom();
+	if (id->n > 1 && !id->weak &&
+	    kmsg_strbuf_printf(o, ",\"ambiguous\":%d", id->n) < 0)
+		oom();
+	if ((id->n > 1 || id->weak) && !id->printed[0]) {
+		put(o, ",\"candidates\":[");
 		for (i = 0; i < id->r.n && i < id->n; i++) {
 			const char *x = id->ids[i];
 
@@ -367,7 +403,6 @@ static void text_ident(struct dm *d, const struct ident *id)
 {
 	const struct site *s;
 	const char *a;
-	int i;
 
 	if (id->printed[0]) {
 		printf("-- %s\n", id->printed);
@@ -377,11 +412,14 @@ static void text_ident(struct dm *d, const struct ident *id)
 		printf("-- unidentified\n");
 		return;
 	}
+	/* no id where none is known: the candidates are in --json */
+	if (id->weak) {
+		printf("-- unidentified: weak, %d candidate%s\n", id->n,
+		       id->n > 1 ? "s" : "");
+		return;
+	}
 	if (id->n > 1) {
-		printf("-- ambiguous (%d):", id->n);
-		for (i = 0; i < id->n && i < KMSG_MATCH_CAND_MAX && id->ids[i]; i++)
-			printf(" %s", id->ids[i]);
-		printf("\n");
+		printf("-- unidentified: ambiguous, %d candidates\n", id->n);
 		return;
 	}
 	s = &d->sites[id->pats[0]];
@@ -398,6 +436,8 @@ static void count(struct dm *d, const struct ident *id, size_t lines)
 	d->s.lines += lines;
 	if (!id->n)
 		d->s.unidentified += lines;
+	else if (id->weak)
+		d->s.weak += lines;
 	else if (id->n > 1)
 		d->s.ambiguous += lines;
 	else
@@ -406,16 +446,31 @@ static void count(struct dm *d, const struct ident *id, size_t lines)
 		d->s.documented += lines;
 }
 
-/* The message of the lines read so far: identified and shown */
+/* The identification after a message's first line, with -x its docs */
+static void text_trailer(struct dm *d, const struct ident *id)
+{
+	if (d->m)
+		text_ident(d, id);
+	if (d->o->explain && exact(id))
+		print_explain(&d->st, id->printed[0] ? id->printed : id->ids[0]);
+}
+
+/*
+ * The message of the lines read so far: identified and shown, its
+ * identification under its first line (which an analyzer reading the
+ * text takes it for), each further line marked as such
+ */
 static void flush(struct dm *d)
 {
 	struct in_line *first = d->lines;
+	bool trailer = !d->stats && !d->o->json && (d->m || d->o->explain);
 	struct ident id;
 	size_t i;
 
 	if (!d->nlines)
 		return;
-	identify(d, d->text.buf ? d->text.buf : "", d->text.len, &id);
+	identify(d, d->text.buf ? d->text.buf : "", d->text.len,
+		 first->l.level, &id);
 	count(d, &id, d->nlines);
 	for (i = 0; i < d->nlines && !d->stats; i++) {
 		struct in_line *il = &d->lines[i];
@@ -443,18 +498,16 @@ static void flush(struct dm *d)
 				      il->l.record ? tl : il->raw_len))
 			oom();
 		printf("%s\n", d->out.buf ? d->out.buf : "");
-	}
-	if (!d->stats && !d->o->json && (d->m || d->o->explain)) {
-		if (d->m)
-			text_ident(d, &id);
-		if (d->o->explain && id.n == 1)
-			print_explain(&d->st, id.printed[0] ? id.printed :
-					      id.ids[0]);
+		if (trailer && i == 0)
+			text_trailer(d, &id);
+		else if (trailer && d->m)
+			printf("-- (continues the message above)\n");
 	}
 	for (i = 0; i < d->nlines; i++)
 		free(d->lines[i].raw);
 	d->nlines = 0;
 	d->text.len = 0;
+	d->joined = false;
 }
 
 static void append_text(struct dm *d, const struct kmsg_dmesg_line *l,
@@ -497,26 +550,23 @@ static struct in_line *add_line(struct dm *d, const char *line, size_t len)
 	return il;
 }
 
-/* Does the line alone match no site, and with the message before it? */
+/*
+ * Does the line continue the message before it: a format's own newline
+ * between them (kmsg_match_joins())?
+ */
 static bool joins(struct dm *d, const struct kmsg_dmesg_line *l)
 {
-	struct kmsg_match_result r;
-	size_t len = d->text.len;
-	bool yes;
+	int yes;
 
-	if (!d->m)
+	if (!d->m || !d->nlines)
 		return false;
-	if (kmsg_match_text(d->m, l->text, l->text_len, &r))
+	yes = kmsg_match_joins(d->m, d->text.buf ? d->text.buf : "",
+			       d->text.len, l->text, l->text_len,
+			       d->lines[0].l.level);
+	if (yes < 0)
 		oom();
-	if (r.n && !r.partial)
-		return false;
-	append_text(d, l, true);
-	if (kmsg_match_text(d->m, d->text.buf, d->text.len, &r))
-		oom();
-	yes = r.n && !r.partial;
-	d->text.len = len;
-	if (d->text.buf)
-		d->text.buf[len] = '\0';
+	if (yes)
+		d->joined = true;
 	return yes;
 }
 
@@ -576,13 +626,13 @@ static void print_stats(struct dm *d)
 	const struct stats *s = &d->s;
 
 	if (d->o->json)
-		printf("{\"lines\":%lu,\"identified\":%lu,\"ambiguous\":%lu,\"unidentified\":%lu,\"documented\":%lu}\n",
-		       s->lines, s->identified, s->ambiguous, s->unidentified,
-		       s->documented);
+		printf("{\"lines\":%lu,\"identified\":%lu,\"ambiguous\":%lu,\"weak\":%lu,\"unidentified\":%lu,\"documented\":%lu}\n",
+		       s->lines, s->identified, s->ambiguous, s->weak,
+		       s->unidentified, s->documented);
 	else
-		printf("lines         %lu\nidentified    %lu\nambiguous     %lu\nunidentified  %lu\ndocumented    %lu\n",
-		       s->lines, s->identified, s->ambiguous, s->unidentified,
-		       s->documented);
+		printf("lines         %lu\nidentified    %lu\nambiguous     %lu\nweak          %lu\nunidentified  %lu\ndocumented    %lu\n",
+		       s->lines, s->identified, s->ambiguous, s->weak,
+		       s->unidentified, s->documented);
 }
 
 static int read_input(struct dm *d, const char *file)
