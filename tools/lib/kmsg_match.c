@@ -314,6 +314,36 @@ static bool compile_fmt(struct compiler *c, const char *fmt, size_t len)
 	return true;
 }
 
+/*
+ * Is the site's own literal text only a subsystem's tag at its start,
+ * "rcu: " or "kvm-clock: " (what pr_fmt() puts before every message of a
+ * file)? Such a format ("rcu:  ", "clocksource: %s") matches every
+ * message of the subsystem, or their beginning.
+ */
+static bool tag_only(const struct kmsg_match *m, const struct pat *p)
+{
+	const struct tok *t = NULL;
+	unsigned int k, n = 0;
+	const char *s;
+	size_t i;
+
+	for (k = 0; k < p->ntok && !t; k++)
+		if (!m->toks[p->tok + k].pre)
+			t = &m->toks[p->tok + k];
+	if (!t || t->kind != T_LIT)
+		return false;
+	s = p->text + t->off;
+	for (i = 0; i < t->len && s[i] != ' ' && s[i] != ':'; i++)
+		;
+	if (!i || i == t->len || s[i] != ':' ||
+	    (i + 1 < t->len && s[i + 1] != ' '))
+		return false;
+	/* the tag's bytes are all of the site's evidence */
+	for (k = 0; k <= i; k++)
+		n += s[k] != '\n' && s[k] != '\t';
+	return p->evidence <= n;
+}
+
 int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 		   const char *fmt, size_t fmt_len)
 {
@@ -376,7 +406,8 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 		return c.err;
 	}
 	p->weak = p->evidence < KMSG_MATCH_EVIDENCE ||
-		  p->word < KMSG_MATCH_EVIDENCE_WORD;
+		  p->word < KMSG_MATCH_EVIDENCE_WORD ||
+		  (!curated && tag_only(m, p));
 	return (int)m->n++;
 }
 

@@ -80,7 +80,11 @@ struct kmsg_match;
  * log has its right ids from formats with at least 6 ("ACPI:" and ":"
  * of "%sACPI: %s: %pV", "_OSC: %s [%s]", "%s: [mem %#018Lx-%#018Lx]"),
  * but for one line of "%s: %s %ld", and 16 of formats with none
- * ("%s%s %10llu %pg %s", "%s %pR").
+ * ("%s%s %10llu %pg %s", "%s %pR"). A format whose own text is only a
+ * subsystem's tag at its start ("rcu:  ", "clocksource: %s": what
+ * pr_fmt() puts before every message of a file) is weak too: on the 6.18
+ * log, "rcu:  " (continued by pr_cont()) took the beginning of an rcu
+ * line it did not print. A curated id the line prints is evidence.
  */
 #define KMSG_MATCH_EVIDENCE	4
 #define KMSG_MATCH_EVIDENCE_WORD	3

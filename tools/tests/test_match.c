@@ -283,6 +283,31 @@ static void evidence(void)
 	kmsg_match_free(m);
 }
 
+/* A subsystem's tag ("rcu: ") alone is no evidence either */
+static void tags(void)
+{
+	static const char *const sites[] = {
+		"tree.h895e2945", NULL, "rcu:  ",
+		"c.h00000002", NULL, "clocksource: %s",
+		"s.h00000003", NULL, "smpboot: CPU%d: ",
+		"kmsgtest.7", NULL, "%s",
+	};
+	struct kmsg_match *m = set_of(sites, 4);
+	struct kmsg_match_result r;
+
+	ok(!strcmp(ident(m, "rcu: Preemptible hierarchical RCU implementation.",
+			 &r), ""),
+	   "\"rcu:  \" (pr_cont() follows) is not the beginning of any rcu line");
+	ok(!strcmp(ident(m, "clocksource: Switched to clocksource tsc", &r), "~"),
+	   "\"clocksource: %%s\": weak");
+	ok(!strcmp(ident(m, "smpboot: CPU0: AMD EPYC (family: 0x19)", &r),
+		   "s.h00000003") && r.partial,
+	   "a tag and text of its own: the beginning of a continued line");
+	ok(!strcmp(ident(m, "kmsgtest.7: anything", &r), "kmsgtest.7"),
+	   "a curated id printed is evidence enough");
+	kmsg_match_free(m);
+}
+
 /* Lines of one timestamp joined only over a format's own newline */
 static void joining(void)
 {
@@ -434,6 +459,7 @@ int main(void)
 	choosing();
 	levels();
 	evidence();
+	tags();
 	joining();
 	joining_alone();
 	typed_args();
