@@ -1124,9 +1124,9 @@ static bool level_ok(const struct pat *p, int level)
 
 /*
  * The best of the candidates, in m->cand, that can have printed a line
- * of m->level: those with enough evidence before the others, then the
- * most literal characters, a whole match before one of the beginning
- * only. A pattern with no evidence at all ("%s", "%s %pR") is no
+ * of m->level: those with enough evidence before the others, a whole
+ * match before one of the beginning only (however long), then the most
+ * literal characters. A pattern with no evidence at all ("%s", "%s %pR") is no
  * candidate; a weak one only for the whole text.
  */
 static void best_of(struct kmsg_match *m, const char *text, size_t len,
@@ -1144,11 +1144,15 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 		const struct pat *p = &m->pats[m->cand[i]];
 		bool whole;
 
-		if (found && (p->weak != weak || p->literal < best))
+		if (found && (p->weak != weak ||
+			      (!partial && p->literal < best)))
 			break;
 		if (!p->evidence || !level_ok(p, m->level))
 			continue;
 		whole = match_pat(m, m->cand[i], text, len, false, NULL);
+		/* after a match of the beginning, only a whole one, if shorter */
+		if (!whole && found && p->literal < best)
+			continue;
 		if (!whole && (p->weak || !may_be_partial(m, p) ||
 			       (found && !partial) ||
 			       !match_pat(m, m->cand[i], text, len, true, NULL)))

@@ -167,6 +167,8 @@ static void choosing(void)
 		"h.h00000008", NULL, "BIOS-e820: [mem %#018Lx-%#018Lx]",
 		"i.h00000009", NULL, "same %d",
 		"i.h00000009", NULL, "same %d",
+		"j.h0000000a", NULL, "Booting paravirtualized kernel on ",
+		"k.h0000000b", NULL, "Booting paravirtualized kernel %s",
 	};
 	struct kmsg_match *m = set_of(sites, sizeof(sites) / sizeof(*sites) / 3);
 	struct kmsg_match_result r;
@@ -197,6 +199,9 @@ static void choosing(void)
 	   "a message continued with pr_cont(): its first format, partial");
 	ok(!strcmp(ident(m, "same 3", &r), "i.h00000009") && r.n == 1,
 	   "two sites of one id: identified, not ambiguous");
+	ok(!strcmp(ident(m, "Booting paravirtualized kernel on KVM", &r),
+		   "k.h0000000b") && !r.partial,
+	   "a whole match beats a longer one of the beginning only");
 
 	t = "e1000e 0000:00:03.0: link is up at 1000 Mbps";
 	ok(!kmsg_match_args(m, 5, t, strlen(t), false, &args, &drv, &dev) &&
