@@ -51,6 +51,10 @@ struct pat {
 	/* non-space literal bytes of the site's own text, and word bytes */
 	unsigned int evidence, word;
 	bool weak;		/* too little evidence to identify a line */
+	bool str_first;		/* the format (not the prefix) starts with %s */
+	/* a tag of several words (tag_of()), all of the site's own text */
+	bool tag_spaced, tag_only;
+	uint32_t tag_hash, fmt_hash;
 	signed char level;	/* 0..7, -1: any */
 };
 
@@ -315,34 +319,27 @@ static bool compile_fmt(struct compiler *c, const char *fmt, size_t len)
 }
 
 /*
- * Is the site's own literal text only a subsystem's tag at its start,
- * "rcu: " or "kvm-clock: " (what pr_fmt() puts before every message of a
- * file)? Such a format ("rcu:  ", "clocksource: %s") matches every
- * message of the subsystem, or their beginning.
+ * The tag at the start of format @fmt (not a device prefix), as pr_fmt()
+ * puts before every message of a file: what it has before its first ": "
+ * or " : " (or a final ':'), ':' included, with no conversion in it;
+ * "rcu:", "kvm-clock:", "Spectre V2 :". Its length, 0 if none; @n: its
+ * non-space bytes.
  */
-static bool tag_only(const struct kmsg_match *m, const struct pat *p)
+static size_t tag_of(const char *fmt, size_t len, unsigned int *n)
 {
-	const struct tok *t = NULL;
-	unsigned int k, n = 0;
-	const char *s;
-	size_t i;
+	size_t i, k;
 
-	for (k = 0; k < p->ntok && !t; k++)
-		if (!m->toks[p->tok + k].pre)
-			t = &m->toks[p->tok + k];
-	if (!t || t->kind != T_LIT)
-		return false;
-	s = p->text + t->off;
-	for (i = 0; i < t->len && s[i] != ' ' && s[i] != ':'; i++)
-		;
-	if (!i || i == t->len || s[i] != ':' ||
-	    (i + 1 < t->len && s[i + 1] != ' '))
-		return false;
-	/* the tag's bytes are all of the site's evidence */
-	for (k = 0; k <= i; k++)
-		n += s[k] != '\n' && s[k] != '\t';
-	return p->evidence <= n;
+	for (i = 0; i < len && fmt[i] != '%'; i++)
+		if (fmt[i] == ':' && (i + 1 == len || fmt[i + 1] == ' '))
+			break;
+	if (!i || i == len || fmt[i] != ':')
+		return 0;
+	for (*n = 0, k = 0; k <= i; k++)
+		*n += fmt[k] != ' ' && fmt[k] != '\n' && fmt[k] != '\t';
+	return i + 1;
 }
+
+static uint32_t word_hash(const char *s, size_t len);
 
 int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 		   const char *fmt, size_t fmt_len)
@@ -354,6 +351,9 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 	/* a site printing its identifier "comp.N" (not "modname.hXXXXXXXX") */
 	bool curated = dot && dot[1] >= '0' && dot[1] <= '9';
 	struct pat *p;
+	unsigned int tn;
+	size_t tlen;
+	bool only;
 
 	if (nul)
 		fmt_len = nul - fmt;
@@ -405,32 +405,41 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 		free(p->text);
 		return c.err;
 	}
+	/*
+	 * the site's own text only a tag: "rcu:  ", "clocksource: %s" weak;
+	 * a tag of several words ("Spectre V2 : %s") where another format
+	 * has it too (kmsg_match_build()): "Zone ranges:" or "Command line:
+	 * %s" is a message of its own
+	 */
+	tlen = tag_of(fmt, fmt_len, &tn);
+	only = tlen && !curated && p->evidence <= tn;
+	if (tlen && memchr(fmt, ' ', tlen)) {
+		p->tag_spaced = true;
+		p->tag_only = only;
+		p->tag_hash = word_hash(fmt, tlen);
+		p->fmt_hash = word_hash(fmt, fmt_len);
+		only = false;
+	}
 	p->weak = p->evidence < KMSG_MATCH_EVIDENCE ||
-		  p->word < KMSG_MATCH_EVIDENCE_WORD ||
-		  (!curated && tag_only(m, p));
+		  p->word < KMSG_MATCH_EVIDENCE_WORD || only;
+	p->str_first = fmt_len >= 2 && fmt[0] == '%' && fmt[1] == 's';
 	return (int)m->n++;
 }
 
 void kmsg_match_set_level(struct kmsg_match *m, int pat, int level)
 {
 	struct pat *p;
-	const struct tok *t;
-	unsigned int k;
 
 	if (pat < 0 || (size_t)pat >= m->n)
 		return;
 	p = &m->pats[pat];
 	p->level = level >= 0 && level <= 7 ? level : -1;
-	/* printk("%s...", KERN_INFO): the level is the first argument */
-	for (k = 0; k < p->ntok; k++) {
-		t = &m->toks[p->tok + k];
-		if (t->pre)
-			continue;
-		if (p->level == 4 && t->kind == T_STR &&
-		    t->type == KMSG_ARG_STRING)
-			p->level = -1;
-		break;
-	}
+	/*
+	 * printk("%s...", KERN_INFO): the level is the first argument; the
+	 * format's own start, not a device prefix's tokens it merged into
+	 */
+	if (p->level == 4 && p->str_first)
+		p->level = -1;
 }
 
 /* ---- the index ---------------------------------------------------------- */
@@ -552,6 +561,58 @@ static void collect_word(void *ctx, uint32_t hash, size_t len)
 	c->v[c->n++].pat = c->pat;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A site whose own text is only a tag of several words is weak if
+ * another format starts with that tag: it is then a file's pr_fmt()
+ */
+static int shared_tags(struct kmsg_match *m)
+{
+	uint64_t *v, key;
+	size_t i, j, n = 0, lo, hi;
+
+	for (i = 0; i < m->n; i++)
+		n += m->pats[i].tag_spaced;
+	if (!n)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = n = 0; i < m->n; i++)
+		if (m->pats[i].tag_spaced)
+			v[n++] = (uint64_t)m->pats[i].tag_hash << 32 |
+				 m->pats[i].fmt_hash;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < m->n; i++) {
+		struct pat *p = &m->pats[i];
+
+		if (!p->tag_only)
+			continue;
+		key = (uint64_t)p->tag_hash << 32;
+		for (lo = 0, hi = n; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (v[mid] < key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (j = lo; j < n && v[j] >> 32 == p->tag_hash; j++)
+			if ((uint32_t)v[j] != p->fmt_hash) {
+				p->weak = true;
+				break;
+			}
+	}
+	free(v);
+	return 0;
+}
+
 int kmsg_match_build(struct kmsg_match *m)
 {
 	struct collect all = { 0 };
@@ -561,6 +622,8 @@ int kmsg_match_build(struct kmsg_match *m)
 	int *free_pats;
 	uint32_t *stamp;
 
+	if (shared_tags(m))
+		return -ENOMEM;
 	/* every word of every pattern, once per pattern */
 	for (i = 0; i < m->n && !all.err; i++) {
 		size_t from = all.n, j, w;

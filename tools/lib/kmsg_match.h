@@ -82,7 +82,11 @@ struct kmsg_match;
  * but for one line of "%s: %s %ld", and 16 of formats with none
  * ("%s%s %10llu %pg %s", "%s %pR"). A format whose own text is only a
  * subsystem's tag at its start ("rcu:  ", "clocksource: %s": what
- * pr_fmt() puts before every message of a file) is weak too: on the 6.18
+ * pr_fmt() puts before every message of a file; anything before the
+ * format's first ": " or " : " with no conversion: "Spectre V2 : %s",
+ * of a device site too, but a tag of several words only where another
+ * format starts with it: "Zone ranges:", "Command line: %s" are
+ * messages) is weak too: on the 6.18
  * log, "rcu:  " (continued by pr_cont()) took the beginning of an rcu
  * line it did not print. A curated id the line prints is evidence.
  */
@@ -107,8 +111,9 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 
 /*
  * The level (0..7) site @pat prints at; -1 (the default): unknown, any
- * line's. A site of level 4 whose format starts with "%s" takes its level
- * from that argument (printk("%s...", KERN_INFO)): any line's.
+ * line's. A site of level 4 whose format (not its device prefix) starts
+ * with "%s" takes its level from that argument (printk("%s...",
+ * KERN_INFO)): any line's.
  */
 void kmsg_match_set_level(struct kmsg_match *m, int pat, int level);
 

@@ -231,14 +231,16 @@ static void levels(void)
 		"kvm.h00000001", NULL, "Using msrs %x and %x",
 		"acpi.h00000002", NULL, "%sACPI: %s: %pV",
 		"e.h00000003", "%s %s: ", "link is up at %d Mbps",
+		"f.h00000004", "%s %s: ", "foo bar %s",
 	};
-	struct kmsg_match *m = set_of(sites, 3);
+	struct kmsg_match *m = set_of(sites, 4);
 	struct kmsg_match_result r;
 	const char *t = "Using msrs 4b564d01 and 4b564d00";
 
 	kmsg_match_set_level(m, 0, 3);
 	kmsg_match_set_level(m, 1, 4);
 	kmsg_match_set_level(m, 2, 6);
+	kmsg_match_set_level(m, 3, 4);
 	ok(!strcmp(ident_at(m, t, 6, &r), ""),
 	   "a pr_err() site does not print a line of level 6");
 	ok(!strcmp(ident_at(m, t, 3, &r), "kvm.h00000001"),
@@ -253,6 +255,11 @@ static void levels(void)
 	   !strcmp(ident_at(m, "e1000e 0000:00:03.0: link is up at 1000 Mbps",
 			    4, &r), ""),
 	   "a dev_info() site: level 6 lines only");
+	ok(!strcmp(ident_at(m, "e1000e 0000:00:03.0: foo bar link down", 3,
+			    &r), "") &&
+	   !strcmp(ident_at(m, "e1000e 0000:00:03.0: foo bar link down", 4,
+			    &r), "f.h00000004"),
+	   "a dev_warn() site of \"foo bar %%s\": the prefix's %%s is not the format's");
 	kmsg_match_free(m);
 }
 
@@ -296,8 +303,18 @@ static void tags(void)
 		"c.h00000002", NULL, "clocksource: %s",
 		"s.h00000003", NULL, "smpboot: CPU%d: ",
 		"kmsgtest.7", NULL, "%s",
+		"bugs.h00000005", NULL, "Spectre V2 : %s",
+		"bugs.h00000006", NULL, "Speculative Store Bypass: %s",
+		"d.h00000007", "%s %s: ", "MMIO Stale Data: %s",
+		/* the tags of several words are pr_fmt()'s: other formats have them */
+		"bugs.h00000008", NULL, "Spectre V2 : mitigation %s selected",
+		"bugs.h00000009", NULL, "Speculative Store Bypass: disabled by %s",
+		"d.h0000000a", "%s %s: ", "MMIO Stale Data: level %d",
+		/* not a tag: no other format starts with it */
+		"setup.h0000000b", NULL, "Command line: %s",
+		"mm_init.h0000000c", NULL, "Zone ranges:",
 	};
-	struct kmsg_match *m = set_of(sites, 4);
+	struct kmsg_match *m = set_of(sites, 12);
 	struct kmsg_match_result r;
 
 	ok(!strcmp(ident(m, "rcu: Preemptible hierarchical RCU implementation.",
@@ -310,6 +327,16 @@ static void tags(void)
 	   "a tag and text of its own: the beginning of a continued line");
 	ok(!strcmp(ident(m, "kmsgtest.7: anything", &r), "kmsgtest.7"),
 	   "a curated id printed is evidence enough");
+	ok(!strcmp(ident(m, "Spectre V2 : Enabling IBPB for BPF", &r), "~"),
+	   "a tag with a space before its ':' (\"Spectre V2 : %%s\"): weak");
+	ok(!strcmp(ident(m, "Speculative Store Bypass: Vulnerable", &r), "~"),
+	   "a tag of several words (\"Speculative Store Bypass: %%s\"): weak");
+	ok(!strcmp(ident(m, "x86 cpu0: MMIO Stale Data: Unknown", &r), "~"),
+	   "a device site's tag alone (\"MMIO Stale Data: %%s\"): weak");
+	ok(!strcmp(ident(m, "Command line: console=ttyS0", &r),
+		   "setup.h0000000b") &&
+	   !strcmp(ident(m, "Zone ranges:", &r), "mm_init.h0000000c"),
+	   "words before a ':' that no other format has: a message, not a tag");
 	kmsg_match_free(m);
 }
 
