@@ -155,9 +155,9 @@ ok $rc "printable manual (HTML) and man pages have every message: the $docs of t
 printf 'kmsgtest.2: device 4711 not online\n[    1.0] kmsgtest.99: nope\nplain line\n' |
 	KMSG_DB=$db "$tools/kmsg" dmesg -x - > "$tmp/dmesg"
 grep -A2 '^kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | grep -q '^-- Description: ' &&
-	grep -q '^-- kmsgtest.99: not documented$' "$tmp/dmesg" &&
+	grep -A1 -x '.*kmsgtest.99: nope' "$tmp/dmesg" | tail -n 1 | grep -qx -- '-- unidentified' &&
 	grep -qx 'plain line' "$tmp/dmesg"
-ok $? "kmsg dmesg -x on dmesg text: explained, undocumented marked, others kept"
+ok $? "kmsg dmesg -x on dmesg text: explained, an id the database lacks not taken, others kept"
 # kmsg dmesg identifies plain text: a copy of the database with plain
 # sites (as build-db writes every site of a build), each input form
 fix=$tmp/sites.db
@@ -255,4 +255,48 @@ grep -qx '{"lines":8,"identified":4,"ambiguous":0,"weak":1,"unidentified":3,"doc
 rc=$?
 [ $rc = 0 ] || diag "$tmp/wrong.stats"
 ok $rc "kmsg dmesg --stats --json: the weak lines counted apart"
+
+# Nor from a device's name as an id, a line of another facility or of
+# another level joined, or a site whose level the index does not know
+more=$tmp/more.db
+cp "$few" "$more" && sqlite3 -bail "$more" "
+INSERT INTO messages VALUES ('kmsgfix.5','kmsgfix',5,6,'widget %d ready','w.c',1,'w1','vmlinux',0,NULL,0);
+INSERT INTO messages VALUES ('aer.h00000006','',0,4,'  device [%04x:%04x] error status/mask=%08x/%08x','aer.c',2,'a2','vmlinux',1,'%s %s: ',0);
+INSERT INTO messages VALUES ('q.h00000007','',0,4,'qux bar from %s','q.c',3,'q3','vmlinux',0,NULL,0);
+" || echo "# the fixture database: sqlite3 failed"
+printf '%s\n' '<6>[    2.000000] ata1.00: ATA-10: QEMU HARDDISK' \
+	'<6>[    2.100000] IPv6: ADDRCONF(NETDEV_CHANGE): eth0.100: link becomes ready' \
+	'<6>[    2.200000] kmsgfix.5: widget 7 broken' \
+	'<6>[    2.300000] kmsgtest.2: a newer wording' \
+	'<6>[    2.400000] first line 1' \
+	'<3>[    2.400000] second line x' \
+	'12,30,3000000,-;qux bar from userspace' \
+	'<12>[    3.100000] qux bar from userspace' \
+	'4,31,3200000,-;qux bar from the kernel' \
+	'<3>[    3.300000] pcieport 0000:00:1c.0:   device [8086:a110] error status/mask=00000001/00002000' > "$tmp/more"
+"$tools/kmsg" dmesg --json --db "$more" "$tmp/more" > "$tmp/more.json" 2>&1
+python3 - "$tmp/more.json" > "$tmp/more.check" 2>&1 <<'PY'
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])]
+assert [x["line"] for x in o] == list(range(1, 11)), o
+for i in (0, 1):
+    assert "id" not in o[i] and o[i]["match"] == "unidentified", o[i]
+assert o[2]["id"] == "kmsgfix.5" and o[2]["match"] == "printed", o[2]
+assert o[3]["id"] == "kmsgtest.2" and o[3]["match"] == "printed", o[3]
+assert "id" not in o[4] and "continues" not in o[5], o[4:6]
+assert o[4]["level"] == 6 and o[5]["level"] == 3, o[4:6]
+for i in (6, 7):
+    assert "id" not in o[i] and o[i]["match"] == "unidentified", o[i]
+assert o[8]["id"] == "q.h00000007", o[8]
+assert o[9]["id"] == "aer.h00000006" and o[9]["level"] == 3, o[9]
+PY
+rc=$?
+[ $rc = 0 ] || diag "$tmp/more.check"
+ok $rc "kmsg dmesg --json: an id printed only if the database has it, no id for a program's record, no join across levels, a device site's run-time level"
+"$tools/kmsg" dmesg --db "$more" "$tmp/more" > "$tmp/more.txt" 2>&1
+grep -A1 -x '.*kmsgfix.5: widget 7 broken' "$tmp/more.txt" | tail -n 1 | grep -qx -- '-- kmsgfix.5' &&
+	! grep -q -- '-- ata1.00\|-- eth0.100' "$tmp/more.txt"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/more.txt"
+ok $rc "kmsg dmesg: a printed id of the database, not a device's name"
 tap_end

@@ -50,6 +50,9 @@ struct dm {
 	struct kmsg_match *m;	/* NULL: no database, lines shown only */
 	struct site *sites;
 	size_t nsites, cap;
+	/* the curated ids of the sites, sorted: the "comp.N" a line may print */
+	char **curated;
+	size_t ncurated, curated_cap;
 	struct state st;	/* for print_explain() */
 	/* the message being read: its lines and text */
 	struct in_line *lines;
@@ -83,13 +86,20 @@ static int add_site(void *ctx, const struct kmsg_doc_site *ds)
 {
 	struct dm *d = ctx;
 	struct site *s;
-	int pat;
+	int pat, level;
 
 	pat = kmsg_match_add(d->m, ds->id, ds->prefix, ds->format,
 			     strlen(ds->format));
 	if (pat < 0)
 		return pat;
-	kmsg_match_set_level(d->m, pat, ds->level);
+	/*
+	 * The printk index records no level for dev_printk(level, ...) with
+	 * a level chosen at run time and for dev_warn() alike (build-db
+	 * stores 4, printk()'s default, for both): a device site of level 4
+	 * may print any level
+	 */
+	level = ds->level == 4 && ds->prefix ? -1 : ds->level;
+	kmsg_match_set_level(d->m, pat, level);
 	if ((size_t)pat >= d->cap) {
 		size_t ncap = d->cap ? d->cap * 2 : 1024;
 		struct site *v = realloc(d->sites, ncap * sizeof(*v));
@@ -105,10 +115,27 @@ static int add_site(void *ctx, const struct kmsg_doc_site *ds)
 	s->function = xstrdup(ds->function);
 	s->format = xstrdup(ds->format);
 	s->line = ds->line;
-	s->level = ds->level;
+	s->level = level;
 	s->documented = -1;
 	d->nsites = pat + 1;
+	if (kmsg_id_is_curated(ds->id)) {
+		if (d->ncurated == d->curated_cap) {
+			size_t ncap = d->curated_cap ? d->curated_cap * 2 : 64;
+			char **v = realloc(d->curated, ncap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			d->curated = v;
+			d->curated_cap = ncap;
+		}
+		d->curated[d->ncurated++] = xstrdup(ds->id);
+	}
 	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The matcher over every site of the database: 0 or -1 with a message */
@@ -122,6 +149,8 @@ static int load_sites(struct dm *d)
 	ret = kmsg_docs_sites(d->docs, add_site, d);
 	if (ret == -ENOMEM || (!ret && kmsg_match_build(d->m)))
 		oom();
+	if (d->ncurated)
+		qsort(d->curated, d->ncurated, sizeof(*d->curated), cmp_str);
 	if (ret) {
 		fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(d->docs));
 		return -1;
@@ -160,8 +189,28 @@ static const char *id_of(struct dm *d, int pat)
 	return s->curated ? s->curated : kmsg_match_id(d->m, pat);
 }
 
-/* "comp.N: " in @text, at its start or after ": " (device messages) */
-static bool find_id(const char *text, size_t len, char *id, size_t size)
+/* Is @id an identifier of the database: a site's, or a documented one? */
+static bool known_id(struct dm *d, const char *id)
+{
+	const char *key = id;
+	struct kmsg_doc doc;
+
+	if (d->ncurated && bsearch(&key, d->curated, d->ncurated,
+				   sizeof(*d->curated), cmp_str))
+		return true;
+	if (!d->docs || kmsg_docs_get(d->docs, id, &doc))
+		return false;
+	kmsg_doc_free(&doc);
+	return true;
+}
+
+/*
+ * "comp.N: " in @text, at its start or after ": " (device messages), that
+ * is an identifier of the database: "ata1.00: " or "eth0.100: " print a
+ * device's name, not an id
+ */
+static bool find_id(struct dm *d, const char *text, size_t len, char *id,
+		    size_t size)
 {
 	const char *p = text, *q, *end = text + len;
 
@@ -181,12 +230,15 @@ static bool find_id(const char *text, size_t len, char *id, size_t size)
 			if (e + 1 < end && e[0] == ':' && e[1] == ' ' &&
 			    (size_t)(e - p) < size) {
 				snprintf(id, size, "%.*s", (int)(e - p), p);
-				return true;
+				if (known_id(d, id))
+					return true;
 			}
 		}
 		p = memmem(p, end - p, ": ", 2);
-		if (!p)
+		if (!p) {
+			id[0] = '\0';
 			return false;
+		}
 		p += 2;
 	}
 }
@@ -250,7 +302,7 @@ static void identify(struct dm *d, const char *text, size_t len, int level,
 			id->n += id->r.total - id->r.n;
 	}
 	if ((!id->n || id->weak) &&
-	    find_id(text, len, id->printed, sizeof(id->printed))) {
+	    find_id(d, text, len, id->printed, sizeof(id->printed))) {
 		id->n = 1;
 		id->weak = false;
 	}
@@ -300,7 +352,8 @@ static void json_line(struct dm *d, const struct in_line *il,
 		      size_t text_len, const struct ident *id)
 {
 	struct kmsg_strbuf *o = &d->out;
-	int level = first->l.level;
+	/* a message's lines have one level; each line says its own */
+	int level = il->l.level;
 	int i, pat = exact(id) && !id->printed[0] ? id->pats[0] : -1;
 
 	o->len = 0;
@@ -469,8 +522,12 @@ static void flush(struct dm *d)
 
 	if (!d->nlines)
 		return;
-	identify(d, d->text.buf ? d->text.buf : "", d->text.len,
-		 first->l.level, &id);
+	/* a program's record (user facility, say): no kernel site printed it */
+	if (first->l.facility > 0)
+		memset(&id, 0, sizeof(id));
+	else
+		identify(d, d->text.buf ? d->text.buf : "", d->text.len,
+			 first->l.level, &id);
 	count(d, &id, d->nlines);
 	for (i = 0; i < d->nlines && !d->stats; i++) {
 		struct in_line *il = &d->lines[i];
@@ -556,13 +613,23 @@ static struct in_line *add_line(struct dm *d, const char *line, size_t len)
  */
 static bool joins(struct dm *d, const struct kmsg_dmesg_line *l)
 {
-	int yes;
+	int level = l->level, yes;
+	size_t i;
 
-	if (!d->m || !d->nlines)
+	if (!d->m || !d->nlines || l->facility > 0)
 		return false;
+	/* the lines of one record have its level (and facility) */
+	for (i = 0; i < d->nlines; i++) {
+		const struct kmsg_dmesg_line *o = &d->lines[i].l;
+
+		if (o->facility > 0 ||
+		    (o->level >= 0 && level >= 0 && o->level != level))
+			return false;
+		if (o->level >= 0)
+			level = o->level;
+	}
 	yes = kmsg_match_joins(d->m, d->text.buf ? d->text.buf : "",
-			       d->text.len, l->text, l->text_len,
-			       d->lines[0].l.level);
+			       d->text.len, l->text, l->text_len, level);
 	if (yes < 0)
 		oom();
 	if (yes)
@@ -713,6 +780,9 @@ static int cmd_dmesg(struct dm *d, const char *file)
 		free(d->sites[i].curated);
 	}
 	free(d->sites);
+	for (i = 0; i < d->ncurated; i++)
+		free(d->curated[i]);
+	free(d->curated);
 	free(d->lines);
 	kmsg_strbuf_free(&d->text);
 	kmsg_strbuf_free(&d->out);

@@ -102,6 +102,7 @@ static void text_header(const char *line, size_t len,
 			v = v * 10 + (line[n] - '0');
 		if (n > 1 && n < len && line[n] == '>') {
 			l->level = v & 7;
+			l->facility = v >> 3;
 			at = n + 1;
 		}
 	}
@@ -139,6 +140,7 @@ void kmsg_dmesg_parse(const char *line, size_t len, struct kmsg_dmesg_line *l)
 
 	memset(l, 0, sizeof(*l));
 	l->level = -1;
+	l->facility = -1;
 	l->text = line;
 	l->text_len = len;
 	if (len && line[0] == ' ') {
@@ -158,6 +160,7 @@ void kmsg_dmesg_parse(const char *line, size_t len, struct kmsg_dmesg_line *l)
 		l->record = true;
 		l->pri = v[0];
 		l->level = v[0] & 7;
+		l->facility = v[0] >> 3;
 		l->seq = v[1];
 		l->ts = v[2];
 		l->text = semi + 1;

@@ -20,6 +20,11 @@ struct kmsg_dmesg_line {
 	size_t text_len;
 	bool dict;		/* a /dev/kmsg dictionary line (" KEY=value") */
 	int level;		/* 0..7 from a record or "<N>", else -1 */
+	/*
+	 * the syslog facility (pri >> 3) from a record or "<N>", else -1:
+	 * 0 the kernel's, any other a program's write to /dev/kmsg
+	 */
+	int facility;
 	/* the line's timestamp or journal header, NULL if it has none */
 	const char *stamp;
 	size_t stamp_len;

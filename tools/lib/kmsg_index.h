@@ -44,7 +44,12 @@ struct kmsg_msg {
 	char *modname;		/* KBUILD_MODNAME, "" if unknown */
 	char *component;	/* "" for a plain site */
 	unsigned int number;
-	unsigned int level;	/* 0..7; 4 (the default) if the site gives none */
+	/*
+	 * 0..7; 4 (the default) if the site gives none: also for a device
+	 * site whose level is chosen at run time (dev_printk(level, ...)),
+	 * which kmsg dmesg therefore takes as any level
+	 */
+	unsigned int level;
 	/*
 	 * as compiled, without level header, one trailing "\n" and the
 	 * "component.number: " a kmsg_*() macro prints

@@ -83,6 +83,11 @@ int main(void)
 	kmsg_dmesg_parse(S("4,7,8,c,caller=T1;a;b"), &l);
 	ok(l.record && l.pri == 4, "a record with more fields before ';'");
 	text_is(&l, "a;b", "the first ';' ends the prefix");
+	kmsg_dmesg_parse(S("12,30,3000000,-;qux bar from userspace"), &l);
+	ok(l.record && l.level == 4 && l.facility == 1,
+	   "a record of facility user: a program's, not the kernel's");
+	kmsg_dmesg_parse(S("<14>[    2.0] qux"), &l);
+	ok(l.level == 6 && l.facility == 1, "dmesg -r: <14> of facility user");
 
 	kmsg_dmesg_parse(S("-1,-1,-1,;x"), &l);
 	ok(!l.record, "'-1,-1,-1,;x' is not a record");
@@ -108,7 +113,7 @@ int main(void)
 	kmsg_dmesg_parse(S("[Mon Jan  1 10:00:00 2024] smp: Brought up"), &l);
 	text_is(&l, "smp: Brought up", "dmesg -T");
 	kmsg_dmesg_parse(S("<6>[    1.234567] smp: Brought up"), &l);
-	ok(l.level == 6, "dmesg -r: the level");
+	ok(l.level == 6 && !l.facility, "dmesg -r: the level, the kernel's");
 	text_is(&l, "smp: Brought up", "dmesg -r");
 	kmsg_dmesg_parse(S("Jan 01 10:00:00 host kernel: smp: Brought up"), &l);
 	ok(l.stamp && l.stamp_len == 16, "journalctl -k: the time is the stamp");
@@ -122,7 +127,8 @@ int main(void)
 	kmsg_dmesg_parse(S("Jan  1 10:00:00 host kernel: [    1.2] x"), &l);
 	text_is(&l, "x", "a syslog file");
 	kmsg_dmesg_parse(S("smp: Brought up"), &l);
-	ok(!l.stamp && l.level == -1, "text alone (journalctl -o cat)");
+	ok(!l.stamp && l.level == -1 && l.facility == -1,
+	   "text alone (journalctl -o cat)");
 	{
 		struct kmsg_strbuf u = { 0 };
 
