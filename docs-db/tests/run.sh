@@ -199,6 +199,14 @@ grep -q '^lines *6$' "$tmp/stats" && grep -q '^identified *4$' "$tmp/stats" &&
 	grep -q '^ambiguous *1$' "$tmp/stats" && grep -q '^unidentified *1$' "$tmp/stats" &&
 	grep -q '^weak *0$' "$tmp/stats" && grep -q '^documented *1$' "$tmp/stats"
 ok $? "kmsg dmesg --stats: lines, identified, ambiguous, weak, unidentified, documented"
+"$tools/kmsg" dmesg --db "$fix" "$tmp/plain" > "$tmp/plain.txt" 2>&1
+grep -A1 -x '.*value 7' "$tmp/plain.txt" | tail -n 1 |
+	grep -qx -- '-- ambiguous (2): a.h00000003 b.h00000004' &&
+	grep -A1 -x '.*nothing like any format' "$tmp/plain.txt" | tail -n 1 |
+	grep -qx -- '-- unidentified'
+rc=$?
+[ $rc = 0 ] || diag "$tmp/plain.txt"
+ok $rc "kmsg dmesg: an ambiguous message's candidates listed, as in --json"
 
 # Never a wrong id: a database of the few formats that gave one on a real
 # log (issue 26), each cause once: the line's level against the site's,
@@ -245,8 +253,8 @@ ok $rc "kmsg dmesg --json: no id against the line's level, for a format of one '
 "$tools/kmsg" dmesg --db "$few" "$tmp/wrong" > "$tmp/wrong.txt" 2>&1
 grep -A1 -x '.*first line 1' "$tmp/wrong.txt" | tail -n 1 | grep -q '^-- t.h00000004 at t.c:4 f4()$' &&
 	grep -A1 -x '.*second line x' "$tmp/wrong.txt" | tail -n 1 | grep -qx -- '-- (continues the message above)' &&
-	grep -A1 -x '.*NetLabel:  domain hash size = 128' "$tmp/wrong.txt" | tail -n 1 | grep -qx -- '-- unidentified: weak, 1 candidate' &&
-	! grep -q 'vmstat\|swapfile\|clocksource.h.*VFS' "$tmp/wrong.txt"
+	grep -A1 -x '.*NetLabel:  domain hash size = 128' "$tmp/wrong.txt" | tail -n 1 | grep -qx -- '-- weak (1): vmstat.hd06c8b2c' &&
+	! grep -q '^-- \(vmstat\|swapfile\)\|clocksource.h.*VFS' "$tmp/wrong.txt"
 rc=$?
 [ $rc = 0 ] || diag "$tmp/wrong.txt"
 ok $rc "kmsg dmesg: a joined message's id under its first line, no id on a weak line"

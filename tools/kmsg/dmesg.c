@@ -456,6 +456,7 @@ static void text_ident(struct dm *d, const struct ident *id)
 {
 	const struct site *s;
 	const char *a;
+	int i;
 
 	if (id->printed[0]) {
 		printf("-- %s\n", id->printed);
@@ -465,14 +466,16 @@ static void text_ident(struct dm *d, const struct ident *id)
 		printf("-- unidentified\n");
 		return;
 	}
-	/* no id where none is known: the candidates are in --json */
-	if (id->weak) {
-		printf("-- unidentified: weak, %d candidate%s\n", id->n,
-		       id->n > 1 ? "s" : "");
-		return;
-	}
-	if (id->n > 1) {
-		printf("-- unidentified: ambiguous, %d candidates\n", id->n);
+	/*
+	 * candidates, not an identification: as "match" and "candidates"
+	 * of --json
+	 */
+	if (id->weak || id->n > 1) {
+		printf("-- %s (%d):", id->weak ? "weak" : "ambiguous", id->n);
+		for (i = 0; i < id->n && i < KMSG_MATCH_CAND_MAX && id->ids[i];
+		     i++)
+			printf(" %s", id->ids[i]);
+		printf("\n");
 		return;
 	}
 	s = &d->sites[id->pats[0]];

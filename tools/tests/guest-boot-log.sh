@@ -93,7 +93,7 @@ def literal_free(fmt):
     return not conv.sub("", fmt or "").strip()
 
 def check(name, got, seq_of):
-    right = amb = unid = blind = 0
+    right = amb = weak = unid = blind = 0
     wrong = []
     for lineno, seq in seq_of.items():
         t = truth.get(seq)
@@ -113,16 +113,18 @@ def check(name, got, seq_of):
             wrong.append((lineno, o.get("text"), o.get("id"), t.get("id")))
         elif literal_free(t.get("format")):
             blind += 1
-        elif o is not None and "candidates" in o:
+        elif o is not None and o.get("match") == "ambiguous":
             amb += 1
+        elif o is not None and o.get("match") == "weak":
+            weak += 1
         else:
             unid += 1
-    total = right + amb + unid + len(wrong)
+    total = right + amb + weak + unid + len(wrong)
     pct = 100.0 * right / total if total else 0
     print("# %s: %d lines with events: %d right (%.2f%%), %d ambiguous, "
-          "%d unidentified, %d wrong; %d more printed by formats without "
-          "literal text (\"%%s\"), not counted" %
-          (name, total, right, pct, amb, unid, len(wrong), blind))
+          "%d weak, %d unidentified, %d wrong; %d more printed by formats "
+          "without literal text (\"%%s\"), not counted" %
+          (name, total, right, pct, amb, weak, unid, len(wrong), blind))
     print("# %s: of all %d lines with events, %.2f%% right" %
           (name, total + blind, 100.0 * right / (total + blind) if total else 0))
     for w in wrong[:20]:
