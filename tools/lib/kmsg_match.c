@@ -63,6 +63,8 @@ struct anchor {
 	int pat;
 };
 
+#define KMSG_MATCH_CACHE	4
+
 struct kmsg_match {
 	struct pat *pats;
 	size_t n, cap;
@@ -89,6 +91,19 @@ struct kmsg_match {
 	/* of the line being matched: its level (-1 unknown), flags */
 	int level;
 	unsigned int flags;
+	/*
+	 * the last lines matched, with their results: kmsg dmesg matches a
+	 * line of a timestamp shared with the next alone, with the line
+	 * before it, then once more as the message it ends up in
+	 */
+	struct cached {
+		char *text;
+		size_t len, cap;
+		int level;
+		unsigned int flags;
+		struct kmsg_match_result r;
+	} cache[KMSG_MATCH_CACHE];
+	unsigned int ncache, cache_next;
 };
 
 struct kmsg_match *kmsg_match_new(void)
@@ -114,6 +129,8 @@ void kmsg_match_free(struct kmsg_match *m)
 	free(m->cand);
 	free(m->at);
 	free(m->memo);
+	for (i = 0; i < KMSG_MATCH_CACHE; i++)
+		free(m->cache[i].text);
 	free(m);
 }
 
@@ -357,6 +374,7 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 
 	if (nul)
 		fmt_len = nul - fmt;
+	m->ncache = 0;
 	if (grow((void **)&m->pats, &m->cap, m->n, sizeof(*m->pats)))
 		return -ENOMEM;
 	p = &m->pats[m->n];
@@ -432,6 +450,7 @@ void kmsg_match_set_level(struct kmsg_match *m, int pat, int level)
 
 	if (pat < 0 || (size_t)pat >= m->n)
 		return;
+	m->ncache = 0;
 	p = &m->pats[pat];
 	p->level = level >= 0 && level <= 7 ? level : -1;
 	/*
@@ -622,6 +641,7 @@ int kmsg_match_build(struct kmsg_match *m)
 	int *free_pats;
 	uint32_t *stamp;
 
+	m->ncache = 0;
 	if (shared_tags(m))
 		return -ENOMEM;
 	/* every word of every pattern, once per pattern */
@@ -1340,20 +1360,74 @@ static int unwrap(struct kmsg_match *m, const char *text, size_t len,
 	return 0;
 }
 
+/* The result of a line matched lately, NULL if none */
+static const struct cached *cached(const struct kmsg_match *m,
+				   const char *text, size_t len, int level,
+				   unsigned int flags)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->ncache; i++) {
+		const struct cached *c = &m->cache[i];
+
+		if (c->len == len && c->level == level && c->flags == flags &&
+		    !memcmp(c->text, text, len))
+			return c;
+	}
+	return NULL;
+}
+
+static void remember(struct kmsg_match *m, const char *text, size_t len,
+		     int level, unsigned int flags,
+		     const struct kmsg_match_result *r)
+{
+	struct cached *c = &m->cache[m->cache_next];
+
+	if (c->cap < len + 1) {
+		char *t = realloc(c->text, len + 1);
+
+		if (!t)
+			return;		/* not remembered: matched again */
+		c->text = t;
+		c->cap = len + 1;
+	}
+	memcpy(c->text, text, len);
+	c->len = len;
+	c->level = level;
+	c->flags = flags;
+	c->r = *r;
+	m->cache_next = (m->cache_next + 1) % KMSG_MATCH_CACHE;
+	if (m->ncache < KMSG_MATCH_CACHE)
+		m->ncache++;
+}
+
 int kmsg_match_line(struct kmsg_match *m, const char *text, size_t len,
 		    int level, unsigned int flags, struct kmsg_match_result *r)
 {
+	const struct cached *c;
+	int ret = 0;
+
 	memset(r, 0, sizeof(*r));
 	if (!m->built)
 		return 0;
+	/* no newline in the text: the flag changes nothing */
+	if (!memchr(text, '\n', len))
+		flags &= ~KMSG_MATCH_NL_LITERAL;
+	c = cached(m, text, len, level, flags);
+	if (c) {
+		*r = c->r;
+		return 0;
+	}
 	m->level = level;
 	m->flags = flags;
 	if (candidates(m, text, len))
 		return -ENOMEM;
 	best_of(m, text, len, r);
 	if (r->n == 1 && !r->weak)
-		return unwrap(m, text, len, r);
-	return 0;
+		ret = unwrap(m, text, len, r);
+	if (!ret)
+		remember(m, text, len, level, flags, r);
+	return ret;
 }
 
 int kmsg_match_text(struct kmsg_match *m, const char *text, size_t len,

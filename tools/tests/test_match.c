@@ -247,6 +247,10 @@ static void levels(void)
 	   "the same line at level 3: that site");
 	ok(!strcmp(ident_at(m, t, -1, &r), "kvm.h00000001"),
 	   "the same line of unknown level: that site");
+	kmsg_match_set_level(m, 0, 6);
+	ok(!strcmp(ident_at(m, t, 6, &r), "kvm.h00000001"),
+	   "the site's level changed: no result of before (a line remembered)");
+	kmsg_match_set_level(m, 0, 3);
 	ok(!strcmp(ident_at(m, "ACPI: PCI: Interrupt link LNKA", 6, &r),
 		   "acpi.h00000002"),
 	   "a level-4 site starting with %%s takes its level from it: any line");
