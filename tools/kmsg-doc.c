@@ -182,29 +182,65 @@ static char *read_text(const char *path, size_t *len)
 
 /* ---- loading ---- */
 
+/*
+ * An object given (vmlinux, a module, a directory of modules) that holds
+ * no kernel object, or none with a printk index, is an error: an empty
+ * result would read as "no messages".
+ */
+static void check_object(struct ctx *c, const char *object, size_t files,
+			 bool single, size_t sites, bool failed)
+{
+	char *msg;
+
+	if (failed || sites)
+		return;
+	if (!files)
+		msg = kmsg_xprintf("%s: no kernel object in it (vmlinux, *.ko; compressed modules are not read)",
+				   object);
+	else if (single)
+		msg = kmsg_xprintf("%s: no printk index: no .printk_index section (a kernel built without CONFIG_PRINTK_INDEX, as distributions build theirs)",
+				   object);
+	else
+		msg = kmsg_xprintf("%s: no printk index: none of its %zu kernel objects has a .printk_index section (a kernel built without CONFIG_PRINTK_INDEX, as distributions build theirs)",
+				   object, files);
+	error_msg(c, msg);
+	free(msg);
+}
+
 static void load_objects(struct ctx *c, char **objects, int nobjects)
 {
 	char **files = NULL, *err;
-	size_t nfiles = 0, cap = 0, i;
+	size_t nfiles = 0, cap = 0, i = 0, sites;
 	int k;
+	bool failed;
 
 	for (k = 0; k < nobjects; k++) {
+		size_t first = nfiles;
+		bool single;
+
+		failed = false;
 		if (kmsg_index_files(objects[k], &files, &nfiles, &cap, &err)) {
 			error_msg(c, err);
 			free(err);
+			failed = true;
 		}
-	}
-	for (i = 0; i < nfiles; i++) {
-		char *bid = NULL;
+		single = nfiles - first == 1 && !strcmp(files[first], objects[k]);
+		sites = c->sites.n;
+		for (i = first; i < nfiles; i++) {
+			char *bid = NULL;
 
-		if (kmsg_index_read_sites(files[i], &c->sites,
-					  c->build_id ? NULL : &bid, &err)) {
-			error_msg(c, err);
-			free(err);
-		} else if (bid) {
-			c->build_id = bid;
+			if (kmsg_index_read_sites(files[i], &c->sites,
+						  c->build_id ? NULL : &bid, &err)) {
+				error_msg(c, err);
+				free(err);
+				failed = true;
+			} else if (bid) {
+				c->build_id = bid;
+			}
+			free(files[i]);
 		}
-		free(files[i]);
+		check_object(c, objects[k], nfiles - first, single,
+			     c->sites.n - sites, failed);
 	}
 	free(files);
 	/* the messages with a curated identifier; the others stay sites */

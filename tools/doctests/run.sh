@@ -339,6 +339,37 @@ status=0
 grep -q "corrupt printk index" "$work/nodb.out" || status=1
 result "build-db with a corrupt object: exit 1, no output file" $status "$work/nodb.out"
 
+# An input with nothing usable is an error naming it, never an empty
+# database: a directory without kernel objects, objects without a printk
+# index (as distributions build their kernels), a compressed kernel image
+mkdir -p "$work/noindex/empty" "$work/noindex/mods"
+printf 'int f(void) { return 0; }\n' > "$work/noindex/f.c"
+gcc -c "$work/noindex/f.c" -o "$work/noindex/mods/a.ko" &&
+	cp "$work/noindex/mods/a.ko" "$work/noindex/mods/b.ko"
+{ head -c 514 /dev/zero; printf 'HdrS'; head -c 100 /dev/zero; } > "$work/noindex/vmlinuz"
+status=0
+for c in "empty:no kernel object in it" \
+	 "mods:no printk index: none of its 2 kernel objects has a .printk_index section" \
+	 "mods/a.ko:no printk index: no .printk_index section" \
+	 "vmlinuz:a compressed kernel image (bzImage, vmlinuz), not an ELF file"; do
+	for cmd in build-db check; do
+		rm -f "$work/noindex/out.db"
+		args=("$cmd")
+		[ "$cmd" = build-db ] && args+=(--out out.db)
+		(cd "$work/noindex" && "$kd" "${args[@]}" "${c%%:*}") \
+			> "$work/noindex.out" 2>&1
+		rc=$?
+		if [ $rc != 1 ] || [ -e "$work/noindex/out.db" ] ||
+		   ! grep -qF "${c%%:*}: ${c#*:}" "$work/noindex.out"; then
+			echo "$cmd ${c%%:*}: exit $rc" >> "$work/noindex.log"
+			cat "$work/noindex.out" >> "$work/noindex.log"
+			status=1
+		fi
+	done
+done
+result "build-db and check: an input with nothing usable is an error naming it" \
+	$status "$work/noindex.log"
+
 # ---- usage ----
 
 status=0

@@ -615,7 +615,15 @@ static int index_read(const char *path, struct kmsg_msgs *out, char **bid,
 	o.fsize = (uint64_t)stb.st_size;
 	if (pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
 	    memcmp(magic, ELFMAG, SELFMAG)) {
-		*err = kmsg_xprintf("%s: not an ELF file", path);
+		unsigned char hdrs[4];
+
+		/* x86's boot protocol: "HdrS" at 0x202 of a bzImage */
+		if (pread(fd, hdrs, sizeof(hdrs), 0x202) == (ssize_t)sizeof(hdrs) &&
+		    !memcmp(hdrs, "HdrS", 4))
+			*err = kmsg_xprintf("%s: a compressed kernel image (bzImage, vmlinuz), not an ELF file: give the vmlinux it holds (the kernel's scripts/extract-vmlinux)",
+					    path);
+		else
+			*err = kmsg_xprintf("%s: not an ELF file", path);
 		goto out;
 	}
 	if (o.fsize < sizeof(Elf64_Ehdr)) {
