@@ -296,10 +296,8 @@ for f in "$@"; do
 		ok = rest !~ /^not /
 		name = rest
 		sub(/^(not )?ok */, "", name)
-		num = name
-		sub(/^[0-9]+/, "", name)
-		num = substr(num, 1, length(num) - length(name))
-		sub(/^ *(- )?/, "", name)
+		num = match(name, /^[0-9]+/) ? substr(name, 1, RLENGTH) : ""
+		sub(/^[0-9]* *(- )?/, "", name)
 		if (late[d])
 			fail(name ": a result after the plan that ended the results")
 		if (num != "" && num + 0 != cnt[d] + 1)

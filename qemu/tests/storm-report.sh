@@ -16,18 +16,13 @@
 set -u
 here=$(dirname "$(realpath "$0")")
 qemu=$(dirname "$here")
+. "$qemu/../tools/tests/tap.sh"
+tmp=$(mktemp -d)
+tap_begin 'rm -rf "$tmp"'
+tap_plan 6
 kernel=${KERNEL:?KERNEL: the debug kernel}
 staging=${STAGING:?STAGING: the debug initramfs tree}
 list=$(realpath "${KSFT_LIST:-$qemu/kselftests}")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-echo "TAP version 13"
-echo "1..6"
-n=0
-ok() {	# ok RC DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
 
 # The initramfs without the other kselftests: their files and their
 # lines of the runner's list
@@ -82,3 +77,4 @@ while read -r t; do
 done < "$tmp/removed"
 [ $missing = 0 ]
 ok $? "the summary names each removed kselftest as not run"
+tap_end
