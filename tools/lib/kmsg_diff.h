@@ -71,7 +71,7 @@ char *kmsg_diff_levels(unsigned int mask);
 
 /*
  * kmsg-doc diff [--json] [--srctree DIR] [--catalog DIR] OLD NEW
- * (tools/kmsg-doc-diff.c; kmsg-doc(1)).  @build writes the docs database
+ * (tools/kmsg-doc/diff.c; kmsg-doc(1)).  @build writes the docs database
  * of a build, the @n OBJECT arguments @objects, to @out, as build-db
  * does: 0, or -1 after printing why not.  Returns the exit status.
  */

@@ -370,6 +370,14 @@ void kmsg_escape(struct kmsg_strbuf *sb, const char *s)
 	}
 }
 
+char *kmsg_escaped(const char *s)
+{
+	struct kmsg_strbuf sb = { 0 };
+
+	kmsg_escape(&sb, s);
+	return kmsg_sb_take(&sb);
+}
+
 void kmsg_catalog_field(struct kmsg_strbuf *sb, const char *name,
 			const char *value)
 {

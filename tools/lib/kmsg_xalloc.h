@@ -48,6 +48,8 @@ char *kmsg_sb_take(struct kmsg_strbuf *sb);
  * bytes as three-digit octal escapes; bytes >= 0x80 are copied (UTF-8).
  */
 void kmsg_escape(struct kmsg_strbuf *sb, const char *s);
+/* the same, in a string of its own (malloc) */
+char *kmsg_escaped(const char *s);
 /*
  * "NAME: VALUE\n", a catalog field (docs-db/FORMAT.md) of a format:
  * escaped, and in double quotes if blanks at its ends would be lost.

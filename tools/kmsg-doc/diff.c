@@ -75,14 +75,6 @@ struct diff {
 	unsigned long next;
 };
 
-static char *escaped(const char *s)
-{
-	struct kmsg_strbuf sb = { 0 };
-
-	kmsg_escape(&sb, s);
-	return kmsg_sb_take(&sb);
-}
-
 /* ---- reading a release ---- */
 
 static int dmsg_cmp(const void *a, const void *b)
@@ -108,7 +100,7 @@ static int site_cb(void *ctx, const struct kmsg_doc_site *s)
 	bool curated = kmsg_id_is_curated(s->id);
 
 	if (!curated && !kmsg_id_is_auto(s->id)) {
-		char *e = escaped(s->id);
+		char *e = kmsg_escaped(s->id);
 
 		r->err = kmsg_xprintf("table messages: malformed id \"%s\"", e);
 		free(e);
@@ -180,7 +172,7 @@ static int read_db(struct release *r, const char *path)
 	}
 	schema = kmsg_docs_build(r->docs, "schema");
 	if (strcmp(schema, "3")) {
-		char *e = escaped(schema);
+		char *e = kmsg_escaped(schema);
 
 		r->err = kmsg_xprintf("%s: a docs database of schema \"%s\", diff needs schema 3 (docs-db/SCHEMA.md): build it again with kmsg-doc build-db",
 				      path, e);
@@ -406,14 +398,14 @@ static void propose(struct diff *d, struct change *c,
 				     &line) ||
 		    !kmsg_docs_where(oldr->docs, o->alias, file, sizeof(file),
 				     &line)) {
-			e = escaped(file);
+			e = kmsg_escaped(file);
 			kmsg_sb_printf(&sb, "# add to the entry %s (%s:%d):\n",
 				       o->alias, e, line);
 			free(e);
 		} else {
 			kmsg_sb_printf(&sb, "# add to the entry %s:\n", o->alias);
 		}
-		e = escaped(n->format);
+		e = kmsg_escaped(n->format);
 		kmsg_sb_printf(&sb, "auto-id: %.*s \"%s\"\n", mlen, n->id, e);
 		free(e);
 		c->proposal = kmsg_sb_take(&sb);
@@ -434,7 +426,7 @@ static void propose(struct diff *d, struct change *c,
 	kmsg_sb_printf(&sb, "modname: %.*s\nseverity: %s\n", mlen, o->id, e);
 	free(e);
 	kmsg_catalog_field(&sb, "format", n->format);
-	e = escaped(o->format);
+	e = kmsg_escaped(o->format);
 	kmsg_sb_printf(&sb, "auto-id: %.*s \"%s\"\n", mlen, o->id, e);
 	free(e);
 	kmsg_sb_puts(&sb, "description:\nuser-response:\n");
@@ -614,7 +606,7 @@ static void print_text(const struct change *c)
 {
 	const struct dmsg *m = c->old ? c->old : c->new;
 	char *lo = kmsg_diff_levels(m->levels);
-	char *fo = escaped(m->format), *fn = NULL, *ln = NULL;
+	char *fo = kmsg_escaped(m->format), *fn = NULL, *ln = NULL;
 
 	switch (c->kind) {
 	case CH_REMOVED:
@@ -623,7 +615,7 @@ static void print_text(const struct change *c)
 		       m->file, m->line, fo);
 		break;
 	case CH_REWORDED:
-		fn = escaped(c->new->format);
+		fn = kmsg_escaped(c->new->format);
 		printf("reworded %s -> %s %u%% \"%s\" -> \"%s\"", c->old->id,
 		       c->new->id, c->score / 10, fo, fn);
 		break;
