@@ -56,6 +56,8 @@ int write_db(struct ctx *c)
 	struct kmsg_db_input in = {
 		.release = c->opt.release ? c->opt.release : "",
 		.build_id = c->build_id ? c->build_id : "",
+		.banner = c->opt.banner ? c->opt.banner : "",
+		.source = c->opt.source ? c->opt.source : "",
 	};
 	const struct kmsg_msg **rows = site_rows(c, &in.nmsgs);
 	struct kmsg_db_doc *docs = kmsg_xcalloc(c->nids + 1, sizeof(*docs));

@@ -5,7 +5,8 @@
  *
  *   kmsg-doc check   [--srctree DIR] [--catalog DIR] [--template=source|catalog]
  *                    [--coverage] [--templates DIR] [--log FILE] OBJECT...
- *   kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...
+ *   kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR]
+ *                     [--banner LINE] [--source STR] OBJECT...
  *   kmsg-doc diff [--json] [--srctree DIR] [--catalog DIR] OLD NEW
  *   kmsg-doc auto-id MODNAME FORMAT
  *   kmsg-doc journal-catalog --db FILE DIR
@@ -62,7 +63,8 @@ void usage(FILE *f)
 {
 	fputs("usage: kmsg-doc check [--srctree DIR] [--catalog DIR] [--template=source|catalog]\n"
 	      "                      [--coverage] [--templates DIR] [--log FILE] OBJECT...\n"
-	      "       kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR] OBJECT...\n"
+	      "       kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR]\n"
+	      "                       [--banner LINE] [--source STR] OBJECT...\n"
 	      "       kmsg-doc diff [--json] [--srctree DIR] [--catalog DIR] OLD NEW\n"
 	      "       kmsg-doc auto-id MODNAME FORMAT\n"
 	      "       kmsg-doc journal-catalog [--db FILE] DIR\n",
@@ -79,6 +81,8 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "template", required_argument, NULL, 't' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "release", required_argument, NULL, 'r' },
+		{ "banner", required_argument, NULL, 'b' },
+		{ "source", required_argument, NULL, 'S' },
 		{ "coverage", no_argument, NULL, 'C' },
 		{ "templates", required_argument, NULL, 'T' },
 		{ "log", required_argument, NULL, 'L' },
@@ -133,6 +137,12 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			if (!opt->build_db)
 				goto wrong;
 			opt->release = optarg;
+			break;
+		case 'b':
+		case 'S':
+			if (!opt->build_db)
+				goto wrong;
+			*(ch == 'b' ? &opt->banner : &opt->source) = optarg;
 			break;
 		case 'C':
 		case 'T':

@@ -32,6 +32,8 @@ struct options {
 	enum template_kind tmpl;
 	const char *out;
 	const char *release;
+	const char *banner;	/* build-db: the kernel's "Linux version" line */
+	const char *source;	/* build-db: what it is built from */
 	bool coverage;		/* check: counts per component */
 	const char *templates;	/* check: write templates to this directory */
 	const char *log;	/* check: order the undocumented by this log */

@@ -23,7 +23,7 @@
  */
 static const char schema_sql[] =
 	"CREATE TABLE build (\n"
-	"\tkey TEXT PRIMARY KEY,\t-- 'release', 'build_id', 'schema'\n"
+	"\tkey TEXT PRIMARY KEY,\t-- 'release', 'banner', 'source', 'build_id', 'schema'\n"
 	"\tvalue TEXT NOT NULL\n"
 	");\n"
 	"-- one row per call site of the build: every entry of the printk index\n"
@@ -311,9 +311,11 @@ static int fill(struct db *d, const struct kmsg_db_input *in)
 		return -1;
 	if (db_prepare(d, "INSERT INTO build (key, value) VALUES (?, ?)", &st))
 		return -1;
-	ret = put_build(d, st, "build_id", in->build_id ? in->build_id : "") ||
+	ret = put_build(d, st, "banner", in->banner ? in->banner : "") ||
+	      put_build(d, st, "build_id", in->build_id ? in->build_id : "") ||
 	      put_build(d, st, "release", in->release ? in->release : "") ||
-	      put_build(d, st, "schema", "3");
+	      put_build(d, st, "schema", "4") ||
+	      put_build(d, st, "source", in->source ? in->source : "");
 	sqlite3_finalize(st);
 	if (ret || put_msgs(d, in) || put_docs(d, in) || put_trans(d, in) ||
 	    put_aliases(d, in) || db_exec(d, index_sql) || db_exec(d, "COMMIT"))

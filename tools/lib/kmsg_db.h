@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmsg_db - write the docs database of docs-db/SCHEMA.md (SQLite, schema
- * "3").  The caller hands over the rows in the order they are to be
+ * "4").  The caller hands over the rows in the order they are to be
  * inserted; nothing here depends on time, so equal inputs give equal
  * databases.  The database is built in a temporary file next to the
  * output, without journal or syncs (one transaction; the secondary
@@ -40,6 +40,10 @@ struct kmsg_db_alias {
 struct kmsg_db_input {
 	const char *release;		/* "" if not given */
 	const char *build_id;		/* "" if none */
+	/* the kernel's "Linux version ..." line, "" if not given */
+	const char *banner;
+	/* what it was built from: "guest build", a package; "" if not given */
+	const char *source;
 	/* every call site: id is the curated id, else the automatic id */
 	const struct kmsg_msg *const *msgs;
 	size_t nmsgs;

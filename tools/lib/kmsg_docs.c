@@ -890,3 +890,74 @@ int kmsg_docs_where(struct kmsg_docs *d, const char *id, char *file,
 	work_end(d, saved);
 	return ret;
 }
+
+int kmsg_docs_info(struct kmsg_docs *d, struct kmsg_docs_info *info)
+{
+	static const char * const keys[] = {
+		"release", "banner", "source", "build_id", "schema",
+	};
+	char **fields[] = {
+		&info->release, &info->banner, &info->source, &info->build_id,
+		&info->schema,
+	};
+	unsigned long long saved;
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	d->err[0] = '\0';
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = kmsg_docs_build(d, keys[i]);
+
+		if (d->err[0])
+			goto fail;
+		*fields[i] = strdup(v);
+		if (!*fields[i]) {
+			set_err(d, "out of memory");
+			goto fail;
+		}
+	}
+	saved = work_begin(d);
+	if (sqlite3_prepare_v2(d->db, "SELECT count(*) FROM messages", -1, &st,
+			       NULL) != SQLITE_OK) {
+		sql_err(d, "table messages");
+		work_end(d, saved);
+		goto fail;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		info->sites = sqlite3_column_int64(st, 0);
+	else
+		sql_err(d, "table messages");
+	sqlite3_finalize(st);
+	work_end(d, saved);
+	if (rc == SQLITE_ROW)
+		return 0;
+fail:
+	kmsg_docs_info_free(info);
+	return -EIO;
+}
+
+void kmsg_docs_info_free(struct kmsg_docs_info *info)
+{
+	free(info->release);
+	free(info->banner);
+	free(info->source);
+	free(info->build_id);
+	free(info->schema);
+	memset(info, 0, sizeof(*info));
+}
+
+bool kmsg_release_ok(const char *r)
+{
+	size_t n = strlen(r), i;
+
+	if (!n || n > 64 || r[0] == '.')
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)r[i] <= ' ' || (unsigned char)r[i] >= 0x7f ||
+		    r[i] == '/')
+			return false;
+	return true;
+}

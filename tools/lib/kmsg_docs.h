@@ -11,6 +11,7 @@
 #ifndef KMSG_DOCS_H
 #define KMSG_DOCS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct kmsg_docs;
@@ -195,5 +196,35 @@ int kmsg_docs_where(struct kmsg_docs *docs, const char *id, char *file,
 
 /* A value of the build table ("release", "build_id"), "" if none */
 const char *kmsg_docs_build(struct kmsg_docs *docs, const char *key);
+
+/*
+ * What a database describes (its build table, docs-db/SCHEMA.md): each
+ * string malloc()ed, "" where the database has none (a database of
+ * schema 3 has no banner and no source).
+ */
+struct kmsg_docs_info {
+	char *release;		/* "6.12.118+deb12-amd64" */
+	char *banner;		/* "Linux version 6.12.118+deb12-amd64 (...) ..." */
+	char *source;		/* what it was built from */
+	char *build_id;
+	char *schema;
+	long long sites;	/* rows of messages: the call sites */
+};
+
+/*
+ * Fill @info (kmsg_docs_info_free()). 0, or <0 (kmsg_docs_errmsg()):
+ * also a release that cannot name a file (empty, over 64 bytes, with a
+ * '/', a control character or a space, or starting with '.') is no
+ * error here: kmsg_release_ok() tells.
+ */
+int kmsg_docs_info(struct kmsg_docs *docs, struct kmsg_docs_info *info);
+void kmsg_docs_info_free(struct kmsg_docs_info *info);
+
+/*
+ * Can @release name a database installed as <release>.db: 1 to 64
+ * printable bytes, no '/', no space, not starting with '.'
+ * (the kernel's release, uname -r, is at most 64 bytes)
+ */
+bool kmsg_release_ok(const char *release);
 
 #endif /* KMSG_DOCS_H */
