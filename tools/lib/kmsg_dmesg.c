@@ -230,3 +230,24 @@ int kmsg_dmesg_escape(struct kmsg_strbuf *out, const char *s, size_t len)
 		return -ENOMEM;
 	return 0;
 }
+
+size_t kmsg_dmesg_version(const char *text, size_t len)
+{
+	static const char head[] = "Linux version ";
+	const size_t hl = sizeof(head) - 1;
+	size_t i;
+
+	if (len < hl || memcmp(text, head, hl))
+		return 0;
+	for (i = hl; i < len && i - hl <= 64; i++) {
+		unsigned char c = text[i];
+
+		if (c == ' ')
+			break;
+		if (c < ' ' || c >= 0x7f)
+			return 0;
+	}
+	if (i == hl || i - hl > 64 || i + 1 >= len || text[i + 1] != '(')
+		return 0;
+	return i - hl;
+}

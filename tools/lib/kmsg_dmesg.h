@@ -64,4 +64,12 @@ int kmsg_dmesg_escape(struct kmsg_strbuf *out, const char *s, size_t len);
  */
 int kmsg_dmesg_unescape(struct kmsg_strbuf *out, const char *s, size_t len);
 
+/*
+ * Is the message text (@len bytes at @text) the kernel's banner, "Linux
+ * version RELEASE (...) ...", as the first line of every boot prints it?
+ * Then the length of RELEASE, which starts at @text + 14: 1 to 64 bytes
+ * with no space or control character, followed by " (".  0 if not.
+ */
+size_t kmsg_dmesg_version(const char *text, size_t len);
+
 #endif /* KMSG_DMESG_H */

@@ -150,5 +150,22 @@ int main(void)
 	escaped(S("before\0after\x7f"), "before\\x00after\\x7f",
 		"a NUL and the rest of the line kept, DEL escaped");
 	escaped(S("tab\there"), "tab\\x09here", "a tab escaped, as /dev/kmsg does");
+
+	/* the banner of a boot: its release, and nothing else */
+	ok(kmsg_dmesg_version(S("Linux version 6.12.118+deb12-amd64 (debian-kernel@lists.debian.org) (gcc) #1 SMP")) == 20,
+	   "the banner: release of 20 bytes");
+	ok(kmsg_dmesg_version(S("Linux version 6.18.0 (root@x) #2")) == 6,
+	   "a banner of another build");
+	ok(!kmsg_dmesg_version(S("Linux version 6.12.0")),
+	   "no \" (\" after the release: not a banner");
+	ok(!kmsg_dmesg_version(S("Linux version  (x)")), "an empty release");
+	ok(!kmsg_dmesg_version(S("Linux version 6.12\x01 (x)")),
+	   "a control character in the release");
+	ok(!kmsg_dmesg_version(S("linux version 6.12 (x)")) &&
+	   !kmsg_dmesg_version(S("foo: Linux version 6.12 (x)")),
+	   "only the text's start, exactly");
+	ok(kmsg_dmesg_version(S("Linux version 0123456789012345678901234567890123456789012345678901234567890123 (x)")) == 64 &&
+	   !kmsg_dmesg_version(S("Linux version 01234567890123456789012345678901234567890123456789012345678901234 (x)")),
+	   "a release of 64 bytes, not 65");
 	return tap_done();
 }
