@@ -4,6 +4,7 @@
  * printing of messages decoded from kmsg:kmsg events (live and report).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,6 +89,8 @@ void usage_filters(FILE *f)
 	      "      --db FILE          docs database (default: $KMSG_DB, else\n"
 	      "                         kmsg.db in ../share/kmsg next to the program\n"
 	      "                         or in " KMSG_DATADIR ")\n"
+	      "      --release RELEASE  the database installed for this kernel\n"
+	      "                         release (kmsg db list)\n"
 	      "  -k, --kallsyms FILE    symbols for %ps and %pS from FILE, in\n"
 	      "                         /proc/kallsyms format (with module names)\n"
 	      "Filters:\n"
@@ -103,7 +107,7 @@ void usage_docs(FILE *f)
 	fprintf(f,
 		"Usage: %s explain [--db FILE] ID...\n"
 		"       %s search [--db FILE] WORD...\n"
-		"       %s dmesg [-x] [--json] [--stats] [--db FILE] [FILE]\n"
+		"       %s dmesg [-x] [--json] [--stats] [--db FILE | --release R] [FILE]\n"
 		"       %s manual [--db FILE] DIR\n"
 		"explain: the documentation of messages, by identifier (comp.N).\n"
 		"search: messages whose format or documentation has every WORD.\n"
@@ -112,6 +116,10 @@ void usage_docs(FILE *f)
 		"output), each message identified by the format that printed it:\n"
 		"its id and source, with -x also its description and user\n"
 		"response; --json one object per line, --stats the counts only.\n"
+		"The database is the one installed for the log's kernel release\n"
+		"(its 'Linux version' line; for /dev/kmsg, uname -r; see\n"
+		"'kmsg db list'), else kmsg.db if it is for that release; --release R\n"
+		"picks the one of R, --db FILE forces FILE.\n"
 		"manual: DIR/man9/<id>.9 for every message (MANPATH=DIR man\n"
 		"kmsgtest.2) and DIR/kmsg-manual.html, a printable manual.\n",
 		prog, prog, prog, prog);
@@ -521,30 +529,152 @@ void report_lost(struct state *st, int cpu, long long missed)
 		fprintf(stderr, "%s: cannot log the lost messages\n", prog);
 }
 
+/*
+ * Where the database of the project's own kernel may be, in order: @paths
+ * (up to 3); returns how many
+ */
+static int default_paths(char paths[3][PATH_MAX + 64], char *exe)
+{
+	ssize_t n;
+	int np = 0;
+
+	n = readlink("/proc/self/exe", exe, PATH_MAX - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		snprintf(paths[np++], PATH_MAX + 64, "%s/../share/kmsg/"
+			 KMSG_DOCS_FILE, exe);
+	} else {
+		exe[0] = '\0';
+	}
+	snprintf(paths[np++], PATH_MAX + 64, "%s/" KMSG_DOCS_FILE, KMSG_DATADIR);
+	if (n > 0)
+		snprintf(paths[np++], PATH_MAX + 64, "%s/../docs-db/"
+			 KMSG_DOCS_FILE, exe);
+	return np;
+}
+
+bool db_fallback(char *buf, size_t size)
+{
+	char exe[PATH_MAX], paths[3][PATH_MAX + 64];
+	int i, np = default_paths(paths, exe);
+
+	for (i = 0; i < np; i++)
+		if (!access(paths[i], F_OK)) {
+			snprintf(buf, size, "%s", paths[i]);
+			return true;
+		}
+	return false;
+}
+
+void db_dir(char *buf, size_t size)
+{
+	const char *env = getenv("KMSG_DB_DIR");
+	char exe[PATH_MAX], paths[3][PATH_MAX + 64];
+	struct stat stb;
+
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return;
+	}
+	default_paths(paths, exe);
+	snprintf(buf, size, "%s/../share/kmsg", exe);
+	if (exe[0] && !stat(buf, &stb) && S_ISDIR(stb.st_mode))
+		snprintf(buf, size, "%s/../share/kmsg/db", exe);
+	else
+		snprintf(buf, size, "%s/db", KMSG_DATADIR);
+}
+
+static int cmp_installed(const void *a, const void *b)
+{
+	return strcmp(((const struct installed *)a)->release,
+		      ((const struct installed *)b)->release);
+}
+
+int db_installed(const char *dir, struct installed **v, size_t *n)
+{
+	struct dirent *e;
+	size_t cap = 0;
+	DIR *dh;
+
+	*v = NULL;
+	*n = 0;
+	dh = opendir(dir);
+	if (!dh)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(dh))) {
+		size_t len = strlen(e->d_name);
+		struct installed *x;
+
+		if (len < 4 || strcmp(e->d_name + len - 3, ".db"))
+			continue;
+		e->d_name[len - 3] = '\0';
+		if (!kmsg_release_ok(e->d_name))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			x = realloc(*v, cap * sizeof(**v));
+			if (!x)
+				goto oom;
+			*v = x;
+		}
+		x = &(*v)[*n];
+		x->release = strdup(e->d_name);
+		if (asprintf(&x->path, "%s/%s.db", dir, e->d_name) < 0)
+			x->path = NULL;
+		if (!x->release || !x->path) {
+			free(x->release);
+			free(x->path);
+			goto oom;
+		}
+		(*n)++;
+	}
+	closedir(dh);
+	if (*n)
+		qsort(*v, *n, sizeof(**v), cmp_installed);
+	return 0;
+oom:
+	closedir(dh);
+	installed_free(*v, *n);
+	*v = NULL;
+	*n = 0;
+	return -ENOMEM;
+}
+
+void installed_free(struct installed *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].release);
+		free(v[i].path);
+	}
+	free(v);
+}
+
 struct kmsg_docs *docs_open(const struct options *o, char *err,
 			   size_t errlen)
 {
 	char exe[PATH_MAX], paths[3][PATH_MAX + 64];
 	const char *env = getenv("KMSG_DB");
-	ssize_t n;
-	int i, np = 0;
+	int i, n, np;
 
 	if (o->db)
 		return kmsg_docs_open(o->db, err, errlen);
+	if (o->release) {
+		char dir[PATH_MAX], path[PATH_MAX + 80];
+
+		db_dir(dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/%s.db", dir, o->release);
+		if (!access(path, F_OK))
+			return kmsg_docs_open(path, err, errlen);
+		snprintf(err, errlen, "no database installed for %s (%s): 'kmsg db list' lists those installed, 'kmsg db install FILE' installs one",
+			 o->release, path);
+		return NULL;
+	}
 	if (env && *env)
 		return kmsg_docs_open(env, err, errlen);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		*strrchr(exe, '/') = '\0';
-		snprintf(paths[np++], sizeof(paths[0]), "%s/../share/kmsg/"
-			 KMSG_DOCS_FILE, exe);
-	}
-	snprintf(paths[np++], sizeof(paths[0]), "%s/" KMSG_DOCS_FILE,
-		 KMSG_DATADIR);
-	if (n > 0)
-		snprintf(paths[np++], sizeof(paths[0]), "%s/../docs-db/"
-			 KMSG_DOCS_FILE, exe);
+	np = default_paths(paths, exe);
 	for (i = 0; i < np; i++)
 		if (!access(paths[i], F_OK))
 			return kmsg_docs_open(paths[i], err, errlen);
@@ -664,6 +794,7 @@ static const struct option long_options[] = {
 	{ "explain", no_argument, NULL, 'x' },
 	{ "lang", required_argument, NULL, 'L' },
 	{ "db", required_argument, NULL, 'D' },
+	{ "release", required_argument, NULL, 'R' },
 	{ "journal", no_argument, NULL, 'j' },
 	{ "export", required_argument, NULL, 'e' },
 	{ "otlp", no_argument, NULL, 'O' },
@@ -761,6 +892,11 @@ static int parse_options(int argc, char **argv, struct options *o,
 		case 'D':
 			o->db = optarg;
 			break;
+		case 'R':
+			if (!kmsg_release_ok(optarg))
+				goto bad;
+			o->release = optarg;
+			break;
 		case 'j':
 			o->journal = true;
 			break;
@@ -825,6 +961,11 @@ int parse_command(int argc, char **argv, struct options *o, bool live,
 {
 	if (parse_options(argc, argv, o, live, usage))
 		return -1;
+	if (o->db && o->release) {
+		fprintf(stderr, "%s: --db and --release exclude each other\n",
+			prog);
+		return -1;
+	}
 	if (o->journal + !!o->export + o->json + o->otlp > 1) {
 		fprintf(stderr, "%s: --json, --otlp, --journal and --export exclude each other\n",
 			prog);

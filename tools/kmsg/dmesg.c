@@ -7,10 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kmsg_dmesg.h"
@@ -43,8 +46,22 @@ struct stats {
 	unsigned long documented;
 };
 
+/* A "Linux version" line of the log: a boot begins */
+struct version {
+	unsigned long lineno;	/* 0: before the first line (/dev/kmsg) */
+	char *release;
+	char *banner;		/* the line's text, "" if not known */
+};
+
 struct dm {
 	struct options *o;
+	const char *input;	/* the log, as messages name it */
+	struct version *vers;	/* every boot of the log, in order */
+	size_t nvers, vcap, next;
+	unsigned long before;	/* stamped lines before the first version */
+	bool forced;		/* --db FILE or KMSG_DB: that one whatever */
+	char *want;		/* the release the lines are of; NULL: none */
+	char *release;		/* of the database in use; NULL: none */
 	bool stats;
 	struct kmsg_docs *docs;
 	struct kmsg_match *m;	/* NULL: no database, lines shown only */
@@ -377,6 +394,11 @@ static void json_line(struct dm *d, const struct in_line *il,
 		oom();
 	if (kmsg_strbuf_printf(o, ",\"match\":\"%s\"", match_kind(id)) < 0)
 		oom();
+	/* the kernel release of the database that identified it */
+	if (d->release && d->release[0]) {
+		put(o, ",\"database\":");
+		put_json_str(o, d->release, strlen(d->release));
+	}
 	if (exact(id)) {
 		const char *x = id->printed[0] ? id->printed : id->ids[0];
 
@@ -705,12 +727,416 @@ static void print_stats(struct dm *d)
 		       s->unidentified, s->documented);
 }
 
+
+static void add_version(struct dm *d, unsigned long lineno, const char *rel,
+			size_t rlen, const char *banner, size_t blen)
+{
+	struct version *v;
+
+	while (blen && (banner[blen - 1] == ' ' || banner[blen - 1] == '\t'))
+		blen--;
+	if (d->nvers == d->vcap) {
+		size_t ncap = d->vcap ? d->vcap * 2 : 4;
+
+		v = realloc(d->vers, ncap * sizeof(*v));
+		if (!v)
+			oom();
+		d->vers = v;
+		d->vcap = ncap;
+	}
+	v = &d->vers[d->nvers++];
+	v->lineno = lineno;
+	v->release = strndup(rel, rlen);
+	v->banner = strndup(banner, blen);
+	if (!v->release || !v->banner)
+		oom();
+}
+
+/* The database of the lines from here on: none */
+static void unload_db(struct dm *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsites; i++) {
+		free(d->sites[i].file);
+		free(d->sites[i].function);
+		free(d->sites[i].format);
+		free(d->sites[i].curated);
+	}
+	free(d->sites);
+	d->sites = NULL;
+	d->nsites = d->cap = 0;
+	for (i = 0; i < d->ncurated; i++)
+		free(d->curated[i]);
+	free(d->curated);
+	d->curated = NULL;
+	d->ncurated = d->curated_cap = 0;
+	kmsg_match_free(d->m);
+	d->m = NULL;
+	kmsg_docs_close(d->docs);
+	d->docs = NULL;
+	d->st.docs = NULL;
+	free(d->release);
+	d->release = NULL;
+}
+
+/* @d->docs opened: its release, and the matcher over its sites. 0 or -1 */
+static int load_db(struct dm *d, struct kmsg_docs_info *info)
+{
+	if (kmsg_docs_info(d->docs, info)) {
+		fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(d->docs));
+		kmsg_docs_close(d->docs);
+		d->docs = NULL;
+		return -1;
+	}
+	if (load_sites(d)) {
+		kmsg_docs_info_free(info);
+		unload_db(d);
+		return -1;
+	}
+	d->release = xstrdup(info->release);
+	d->st.docs = d->docs;
+	return 0;
+}
+
+/* Another build of the same release: its messages may differ */
+static void banner_check(const char *log_banner,
+			 const struct kmsg_docs_info *info, const char *path)
+{
+	if (!log_banner[0] || !info->banner[0] ||
+	    !strcmp(log_banner, info->banner))
+		return;
+	fprintf(stderr, "%s: warning: the log's kernel is another build of %s than the database's (%s): ids of messages that differ between them may be wrong\n"
+		"%s:   log:      %s\n%s:   database: %s\n",
+		prog, info->release, path, prog, log_banner, prog, info->banner);
+}
+
+static void open_err(const char *err)
+{
+	fprintf(stderr, "%s: warning: %s\n", prog, err);
+}
+
+/* "6.1.0-18-amd64, 6.12.118+deb12-amd64 (in DIR), R (kmsg.db)": stderr */
+static void print_installed(const char *dir, const struct installed *v,
+			    size_t n, const char *fb_release)
+{
+	size_t i;
+
+	fprintf(stderr, "%s: installed: ", prog);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", v[i].release);
+	fprintf(stderr, "%s(in %s)", n ? " " : "none ", dir);
+	if (fb_release)
+		fprintf(stderr, ", %s (kmsg.db)", fb_release[0] ? fb_release :
+			"a kernel of no release");
+	fprintf(stderr, "; 'kmsg db list' lists them\n");
+}
+
+/* The release of kmsg.db, if there is one: malloc()ed, or NULL */
+static char *fallback_release(char *path, size_t size)
+{
+	char err[1024];
+	struct kmsg_docs *docs;
+	struct kmsg_docs_info info;
+	char *r = NULL;
+
+	if (!db_fallback(path, size))
+		return NULL;
+	docs = kmsg_docs_open(path, err, sizeof(err));
+	if (!docs)
+		return NULL;
+	if (!kmsg_docs_info(docs, &info)) {
+		r = xstrdup(info.release);
+		kmsg_docs_info_free(&info);
+	}
+	kmsg_docs_close(docs);
+	return r;
+}
+
+/*
+ * The lines from here on are of kernel release @rel (@banner: its
+ * "Linux version" line, "" if not known; @line: where the log says so):
+ * the database installed for it, else kmsg.db if it is for it, else none
+ * and a warning saying what to do
+ */
+static void pick(struct dm *d, const char *rel, const char *banner,
+		 unsigned long line)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 80], fb[PATH_MAX + 80], err[1024];
+	struct kmsg_docs_info info;
+	struct installed *v = NULL;
+	char *fbr = NULL;
+	size_t n = 0;
+
+	if (d->want && !strcmp(d->want, rel))
+		return;
+	unload_db(d);
+	free(d->want);
+	d->want = xstrdup(rel);
+	if (!kmsg_release_ok(rel)) {
+		fprintf(stderr, "%s: warning: %s: line %lu: the kernel release \"%s\" cannot name a database: its messages are not identified\n",
+			prog, d->input, line, rel);
+		return;
+	}
+	db_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/%s.db", dir, rel);
+	if (access(path, F_OK)) {
+		fbr = fallback_release(fb, sizeof(fb));
+		if (fbr && !strcmp(fbr, rel))
+			snprintf(path, sizeof(path), "%s", fb);
+		else
+			path[0] = '\0';
+	}
+	if (path[0]) {
+		d->docs = kmsg_docs_open(path, err, sizeof(err));
+		if (!d->docs) {
+			open_err(err);
+		} else if (!load_db(d, &info)) {
+			if (strcmp(info.release, rel)) {
+				fprintf(stderr, "%s: warning: %s is a database for %s, not %s: not used; install it again with 'kmsg db install FILE'\n",
+					prog, path, info.release[0] ?
+					info.release : "no release", rel);
+				unload_db(d);
+			} else {
+				fprintf(stderr, "%s: using database for %s (%s)\n",
+					prog, rel, path);
+				banner_check(banner, &info, path);
+			}
+			kmsg_docs_info_free(&info);
+		}
+		if (d->docs)
+			goto out;
+	}
+	fprintf(stderr, "%s: warning: no database for %s, the kernel of %s%s",
+		prog, rel, d->input, line ? "" : "\n");
+	if (line)
+		fprintf(stderr, " (line %lu)\n", line);
+	if (!fbr)
+		fbr = fallback_release(fb, sizeof(fb));
+	db_installed(dir, &v, &n);
+	print_installed(dir, v, n, fbr);
+	fprintf(stderr, "%s: its messages are not identified: build one from that kernel's package with 'kmsg-doc build-db --release %s --out %s.db linux-image-%s*.deb' or 'make distro-db DISTRO_KERNEL=...', install it with 'kmsg db install %s.db'; --db FILE forces another (ids may be wrong)\n",
+		prog, rel, rel, rel, rel);
+	installed_free(v, n);
+out:
+	free(fbr);
+}
+
+/* A log without a "Linux version" line: only the one database installed */
+static int pick_unversioned(struct dm *d)
+{
+	char dir[PATH_MAX], fb[PATH_MAX + 80], err[1024];
+	struct kmsg_docs_info info;
+	struct installed *v = NULL;
+	char *fbr = fallback_release(fb, sizeof(fb));
+	const char *path = NULL;
+	size_t n = 0;
+	int ret = 0;
+
+	db_dir(dir, sizeof(dir));
+	db_installed(dir, &v, &n);
+	if (n + !!fbr == 1)
+		path = n ? v[0].path : fb;
+	if (path) {
+		d->docs = kmsg_docs_open(path, err, sizeof(err));
+		if (!d->docs) {
+			open_err(err);
+		} else if (!load_db(d, &info)) {
+			fprintf(stderr, "%s: using database for %s (%s): the only one; %s has no 'Linux version' line to tell its kernel\n",
+				prog, info.release[0] ? info.release :
+				"a kernel of no release", path, d->input);
+			kmsg_docs_info_free(&info);
+		}
+	} else if (n || fbr) {
+		fprintf(stderr, "%s: warning: %s has no 'Linux version' line to tell its kernel, and %zu databases are installed: its messages are not identified\n",
+			prog, d->input, n + !!fbr);
+		print_installed(dir, v, n, fbr);
+		fprintf(stderr, "%s: choose the log's kernel with --release RELEASE, or a database with --db FILE\n",
+			prog);
+	} else {
+		ret = 1;
+	}
+	installed_free(v, n);
+	free(fbr);
+	return ret;
+}
+
+/*
+ * The database of the log's first lines (after its lines are scanned for
+ * "Linux version", before they are read). 0, or -1 to stop: the database
+ * given does not open, or there is none at all and -x, --json or --stats
+ * need one
+ */
+static int begin(struct dm *d)
+{
+	bool need = d->o->explain || d->o->json || d->stats;
+	struct kmsg_docs_info info;
+	char err[1024];
+	size_t i, k;
+
+	if (d->forced) {
+		d->docs = docs_open(d->o, err, sizeof(err));
+		if (!d->docs) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return -1;
+		}
+		if (load_db(d, &info))
+			return -1;
+		/* a database named for a release: does it fit the log's? */
+		for (i = 0; i < d->nvers && info.release[0]; i++) {
+			const struct version *x = &d->vers[i];
+
+			for (k = 0; k < i && strcmp(d->vers[k].release, x->release); k++)
+				;
+			if (k < i)
+				continue;
+			if (strcmp(x->release, info.release))
+				fprintf(stderr, "%s: warning: %s%s%.0lu is of kernel %s, the database given (%s) is for %s: ids may be wrong\n",
+					prog, d->input, x->lineno ? ": line " : "",
+					x->lineno, x->release,
+					d->o->db ? d->o->db : getenv("KMSG_DB"),
+					info.release);
+			else
+				banner_check(x->banner, &info,
+					     d->o->db ? d->o->db : getenv("KMSG_DB"));
+		}
+		kmsg_docs_info_free(&info);
+		return 0;
+	}
+	if (d->o->release) {
+		pick(d, d->o->release, "", 0);
+		for (i = 0; i < d->nvers; i++)
+			if (strcmp(d->vers[i].release, d->o->release))
+				fprintf(stderr, "%s: warning: %s%s%.0lu is of kernel %s, not %s (--release): ids may be wrong\n",
+					prog, d->input, d->vers[i].lineno ?
+					": line " : "", d->vers[i].lineno,
+					d->vers[i].release, d->o->release);
+		d->next = d->nvers;
+		return 0;
+	}
+	if (!d->nvers) {
+		if (!pick_unversioned(d))
+			return 0;
+		/* no database at all: plain dmesg output as before */
+		docs_open(d->o, err, sizeof(err));
+		if (need) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return -1;
+		}
+		fprintf(stderr, "%s: %s; messages are not identified\n", prog,
+			err);
+	}
+	if (d->before)
+		fprintf(stderr, "%s: warning: %s: the %lu lines before its first 'Linux version' line (line %lu) are of an earlier boot, of a kernel it does not name: not identified (--release RELEASE identifies them)\n",
+			prog, d->input, d->before, d->vers[0].lineno);
+	return 0;
+}
+
+/* Before line @lineno: a boot of another kernel begins? */
+static void next_line(struct dm *d, unsigned long lineno)
+{
+	while (d->next < d->nvers && d->vers[d->next].lineno <= lineno) {
+		const struct version *x = &d->vers[d->next++];
+
+		if (d->forced)
+			continue;
+		flush(d);
+		pick(d, x->release, x->banner, x->lineno);
+	}
+}
+
+/* Every "Linux version" line of @f, from where it is, and back there */
+static int prescan(struct dm *d, FILE *f)
+{
+	struct kmsg_dmesg_line l;
+	unsigned long lineno = 0;
+	char *line = NULL;
+	size_t cap = 0, rl;
+	off_t start = ftello(f);
+	ssize_t len;
+
+	while ((len = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (line[len - 1] == '\n')
+			len--;
+		if (len && line[len - 1] == '\r')
+			len--;
+		kmsg_dmesg_parse(line, len, &l);
+		if (l.dict)
+			continue;
+		rl = kmsg_dmesg_version(l.text, l.text_len);
+		if (rl)
+			add_version(d, lineno, l.text + 14, rl, l.text,
+				    l.text_len);
+		else if (!d->nvers && (l.stamp || l.record))
+			d->before++;
+	}
+	free(line);
+	if (ferror(f) || fseeko(f, start, SEEK_SET)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, d->input, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A log that cannot be read twice (a pipe): a temporary copy that can */
+static FILE *seekable(struct dm *d, FILE *f)
+{
+	struct stat stb;
+	char buf[65536];
+	FILE *t;
+	size_t n;
+
+	if (!fstat(fileno(f), &stb) && S_ISREG(stb.st_mode) && ftello(f) >= 0)
+		return f;
+	t = tmpfile();
+	if (!t) {
+		fprintf(stderr, "%s: a temporary copy of %s: %s\n", prog,
+			d->input, strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, t) != n) {
+			fprintf(stderr, "%s: a temporary copy of %s: %s\n",
+				prog, d->input, strerror(errno));
+			fclose(t);
+			return NULL;
+		}
+	if (ferror(f) || fflush(t) || fseeko(t, 0, SEEK_SET)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, d->input, strerror(errno));
+		fclose(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* /dev/kmsg: the running kernel's release and banner (/proc/version) */
+static void running_kernel(struct dm *d)
+{
+	struct utsname u;
+	char banner[1024] = "";
+	FILE *f;
+
+	if (uname(&u))
+		return;
+	f = fopen("/proc/version", "r");
+	if (f) {
+		if (!fgets(banner, sizeof(banner), f))
+			banner[0] = '\0';
+		fclose(f);
+	}
+	banner[strcspn(banner, "\n")] = '\0';
+	add_version(d, 0, u.release, strlen(u.release), banner, strlen(banner));
+}
+
 static int read_input(struct dm *d, const char *file)
 {
+	unsigned long lineno = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	FILE *f;
+	FILE *f, *in;
+	int ret = 0;
 
 	if (!file) {
 		/* every record once, without waiting for new ones */
@@ -722,76 +1148,78 @@ static int read_input(struct dm *d, const char *file)
 			fprintf(stderr, "%s: /dev/kmsg: %s\n", prog, strerror(errno));
 			return 1;
 		}
+		d->input = "/dev/kmsg";
+		running_kernel(d);
+		if (begin(d)) {
+			close(fd);
+			return 1;
+		}
 		while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
 		       (n < 0 && errno == EPIPE)) {
 			if (n <= 0)
 				continue;
+			next_line(d, ++lineno);
 			dmesg_line(d, rec, n);
 		}
 		close(fd);
 		return 0;
 	}
-	f = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	if (!f) {
+	in = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	d->input = strcmp(file, "-") ? file : "standard input";
+	if (!in) {
 		fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
 		return 1;
 	}
-	while ((len = getline(&line, &cap, f)) > 0)
+	f = seekable(d, in);
+	if (!f || prescan(d, f)) {
+		ret = 1;
+		goto out;
+	}
+	if (begin(d)) {
+		ret = 1;
+		goto out;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		next_line(d, ++lineno);
 		dmesg_line(d, line, len);
+	}
 	if (ferror(f)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
 		d->err = 1;
 	}
-	if (f != stdin)
+out:
+	if (f && f != in)
 		fclose(f);
+	if (in != stdin)
+		fclose(in);
 	free(line);
-	return 0;
+	return ret;
 }
 
 static int cmd_dmesg(struct dm *d, const char *file)
 {
 	struct options *o = d->o;
-	bool need = o->explain || o->json || d->stats;
-	char err[1024];
+	const char *env = getenv("KMSG_DB");
 	size_t i;
 	int ret;
 
-	d->docs = docs_open(o, err, sizeof(err));
-	if (!d->docs && need) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return 1;
-	}
-	/* without a database, plain dmesg output as before */
-	if (!d->docs && !o->db && !getenv("KMSG_DB"))
-		fprintf(stderr, "%s: %s; messages are not identified\n", prog, err);
-	else if (!d->docs)
-		fprintf(stderr, "%s: %s\n", prog, err);
-	if (d->docs && load_sites(d)) {
-		kmsg_docs_close(d->docs);
-		return 1;
-	}
+	d->forced = o->db || (!o->release && env && *env);
 	d->st.opt = o;
-	d->st.docs = d->docs;
 	ret = read_input(d, file);
 	flush(d);
 	if (d->stats && !ret)
 		print_stats(d);
-	for (i = 0; i < d->nsites; i++) {
-		free(d->sites[i].file);
-		free(d->sites[i].function);
-		free(d->sites[i].format);
-		free(d->sites[i].curated);
+	unload_db(d);
+	for (i = 0; i < d->nvers; i++) {
+		free(d->vers[i].release);
+		free(d->vers[i].banner);
 	}
-	free(d->sites);
-	for (i = 0; i < d->ncurated; i++)
-		free(d->curated[i]);
-	free(d->curated);
+	free(d->vers);
+	free(d->want);
 	free(d->lines);
 	kmsg_strbuf_free(&d->text);
 	kmsg_strbuf_free(&d->out);
 	kmsg_strbuf_free(&d->scratch);
-	kmsg_match_free(d->m);
-	kmsg_docs_close(d->docs);
 	return ret ? ret : d->err;
 }
 

@@ -26,6 +26,7 @@ static const struct command {
 	{ "search", search_main },
 	{ "dmesg", dmesg_main },
 	{ "manual", manual_main },
+	{ "db", db_main },
 };
 
 static void usage_main(FILE *f)
@@ -39,7 +40,9 @@ static void usage_main(FILE *f)
 		"  explain ID   the documentation of a message (comp.N)\n"
 		"  search WORD  messages whose documentation has these words\n"
 		"  dmesg [FILE] kernel log (/dev/kmsg, or dmesg text), annotated\n"
-		"  manual DIR   man pages and a printable manual of all messages\n\n"
+		"  manual DIR   man pages and a printable manual of all messages\n"
+		"  db list      the databases installed, one per kernel release\n"
+		"               (db install FILE, db remove RELEASE)\n\n"
 		"'%s COMMAND --help' describes a command. See kmsg(1).\n",
 		prog, prog);
 }

@@ -38,6 +38,7 @@ struct options {
 	bool errno_numbers;	/* %pe as numbers (!CONFIG_SYMBOLIC_ERRNAME) */
 	const char *kallsyms;	/* symbols for %ps/%pS from this file */
 	const char *db;		/* docs database */
+	const char *release;	/* dmesg --release: the database for it */
 	bool explain;		/* -x: annotate messages with their docs */
 	bool stats;		/* dmesg --stats: counts only */
 	const char *lang;	/* render translations for this locale */
@@ -104,6 +105,23 @@ void usage_docs(FILE *f);
  */
 struct kmsg_docs *docs_open(const struct options *o, char *err, size_t errlen);
 
+/*
+ * Databases installed side by side, one per kernel release, as
+ * DIR/<release>.db (kmsg db install): DIR is $KMSG_DB_DIR, else db/ in
+ * ../share/kmsg next to the program when that exists (an installed
+ * tree), else KMSG_DATADIR/db
+ */
+void db_dir(char *buf, size_t size);
+struct installed {
+	char *release;		/* from the file's name */
+	char *path;
+};
+/* Those of @dir, by release; none if it does not exist. 0 or -errno */
+int db_installed(const char *dir, struct installed **v, size_t *n);
+void installed_free(struct installed *v, size_t n);
+/* The path of the database of the project's own kernel (kmsg.db), if any */
+bool db_fallback(char *buf, size_t size);
+
 int state_init(struct state *st, struct options *o, struct tep_handle *tep);
 void state_free(struct state *st);
 /* One record of any event: print it if it is a wanted kmsg message */
@@ -139,5 +157,6 @@ int explain_main(int argc, char **argv);
 int search_main(int argc, char **argv);
 int dmesg_main(int argc, char **argv);
 int manual_main(int argc, char **argv);
+int db_main(int argc, char **argv);
 
 #endif /* KMSG_H */

@@ -48,9 +48,11 @@ awk 'BEGIN { for (i = 0; i < 200000; i++)
 	> "$tmp/many.txt"
 "$tools/kmsg" dmesg "$tmp/many.txt" 2> "$tmp/head.err" | head -n 1 > /dev/null
 rc=$?
-[ -s "$tmp/head.err" ] && diag "$tmp/head.err"
-[ $rc = 141 ] && [ ! -s "$tmp/head.err" ]
-ok $? "kmsg dmesg of 200000 lines | head -n 1: SIGPIPE, nothing on stderr (status $rc)"
+# but the line saying which database it uses, when it finds one
+grep -v '^kmsg: using database for ' "$tmp/head.err" > "$tmp/head.err2"
+[ -s "$tmp/head.err2" ] && diag "$tmp/head.err"
+[ $rc = 141 ] && [ ! -s "$tmp/head.err2" ]
+ok $? "kmsg dmesg of 200000 lines | head -n 1: SIGPIPE, nothing on stderr but the database used (status $rc)"
 set +o pipefail
 
 # an escape sequence in the log, shown on a terminal (script(1)'s pty)
