@@ -16,10 +16,10 @@ here=$(dirname "$(realpath "$0")")
 . "$here/../tests/tap.sh"
 out=${O:-${TOOLS:-$here/../../build/tools}/fuzz}
 runs=${FUZZ_RUNS:-10000}
-targets=(render event catalog srcdoc ksyms index docs tracedat id dmesg match diff)
+targets=(render event catalog srcdoc ksyms index docs tracedat id dmesg match diff unpack)
 mkdir -p "$out/artifacts"
 out=$(realpath "$out")
-# the index and docs targets write each input to a file
+# the index, docs and unpack targets write each input to a file
 [ -z "${TMPDIR:-}" ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
 
 tap_begin
