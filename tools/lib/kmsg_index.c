@@ -339,8 +339,7 @@ static uint32_t get_u32(const unsigned char *p)
 	       (uint32_t)p[3] << 24;
 }
 
-/* KERN_SOH and the level or flag character after it (KERN_CONT: *cont) */
-static bool skip_level(const char **fmt, int *level, bool *cont)
+bool kmsg_skip_level(const char **fmt, int *level, bool *cont)
 {
 	bool any = false;
 
@@ -405,11 +404,11 @@ static bool read_entry(struct obj *o, size_t idx, uint64_t off,
 
 	/* the level: in the format, or given apart (dev_printk()) */
 	text = fmt;
-	skip_level(&text, &level, &cont);
+	kmsg_skip_level(&text, &level, &cont);
 	if (str[3]) {
 		const char *lv = str[3];
 
-		skip_level(&lv, &level, &cont);
+		kmsg_skip_level(&lv, &level, &cont);
 	}
 	if (level < 0)
 		level = 4;	/* printk()'s default, as the index shows it */

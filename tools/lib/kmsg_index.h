@@ -64,6 +64,14 @@ struct kmsg_msg {
 	bool cont;		/* the format starts with KERN_CONT */
 	char *path;		/* the ELF file it was read from */
 	/*
+	 * kmsg_sites.c, for a kernel without a printk index: the address
+	 * of the instruction loading the format (vmlinux; 0 if not known)
+	 * and the kind of call, a static string ("printk", "dev", "netdev",
+	 * "dyndbg", "warn", ...).  0 and NULL for a site of the index.
+	 */
+	unsigned long long addr;
+	const char *kind;
+	/*
 	 * kmsg-doc: a copy of a plain site under the identifier of the
 	 * catalog entry documenting its automatic id, which is the entry's
 	 * alias_pos-th (0: the one of its modname and format).  Only its
@@ -80,6 +88,12 @@ struct kmsg_msgs {
 };
 
 void kmsg_msgs_free(struct kmsg_msgs *m);
+
+/*
+ * Skip the level headers at *fmt: KERN_SOH and a level (*level) or a flag
+ * (KERN_CONT: *cont).  True if there was one.
+ */
+bool kmsg_skip_level(const char **fmt, int *level, bool *cont);
 
 /*
  * Read the index of the ELF file path, appending to out.  *build_id is set

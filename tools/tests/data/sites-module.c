@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A module-like object for tests/sites.sh: calls of the printk family
+ * with constant formats, and a dynamic debug descriptor as
+ * include/linux/dynamic_debug.h lays it out with CONFIG_JUMP_LABEL (56
+ * bytes).  Built with gcc -O2 -mcmodel=kernel -fno-pic -c.
+ */
+struct _ddebug {
+	const char *modname, *function, *filename, *format;
+	unsigned int lineno:18, class_id:6, flags:8;
+	long key[2];
+} __attribute__((aligned(8)));
+
+extern int _printk(const char *fmt, ...);
+extern void _dev_err(const void *dev, const char *fmt, ...);
+extern void _dev_printk(const char *level, const void *dev, const char *fmt, ...);
+extern void __dynamic_dev_dbg(struct _ddebug *d, const void *dev, const char *fmt, ...);
+extern void netdev_warn(const void *dev, const char *fmt, ...);
+extern int dev_err_probe(const void *dev, int err, const char *fmt, ...);
+extern void other(const char *s);
+
+static struct _ddebug dd __attribute__((used, section("__dyndbg"))) = {
+	"sitetest", "f_dbg", "sites-module.c", "dbg %d\n", 42, 0x3f, 0, { 0, 0 }
+};
+const char modinfo[] __attribute__((section(".modinfo"))) = "name=sitetest";
+
+void f_printk(int x) { _printk("\0013hello %d\n", x); }
+void f_dev(void *dev, int x) { _dev_err(dev, "bad %d\n", x); }
+void f_lvl(void *dev) { _dev_printk("\0016", dev, "lvl\n"); }
+void f_dbg(void *dev, int x) { __dynamic_dev_dbg(&dd, dev, "dbg %d\n", x); }
+void f_cont(void) { _printk("\001c cont\n"); }
+void f_net(void *n) { netdev_warn(n, "net %s\n", "x"); }
+int f_probe(void *dev) { return dev_err_probe(dev, -5, "probe\n"); }
+/* not a format: the string goes to another function first */
+void f_not(void) { other("not a format"); _printk("\0014after\n"); }

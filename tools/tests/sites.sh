@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib/kmsg_sites.c, the printk call sites of a kernel without a printk
+# index, through sites_dump (built here with ASan and UBSan):
+#  - a module-like object compiled from data/sites-module.c: its sites,
+#    exactly;
+#  - damaged copies of it: a clear "FILE: problem", no crash;
+#  - the guest kernel (KOBJ, MODROOT), which has a printk index: the
+#    sites found in vmlinux and its modules against the index's (format,
+#    level, device), recall at least SITES_RECALL percent (measured:
+#    88.9 for vmlinux, 90 for the modules) and at most SITES_EXTRA sites
+#    the index does not have.  Skipped without a kernel build.
+# TAP output.
+set -u
+here=$(dirname "$(realpath "$0")")
+. "$here/tap.sh"
+tmp=$(mktemp -d)
+tap_begin 'rm -rf "$tmp"'
+out=${TOOLS:-$here/../../build/tools}/tests
+recall_min=${SITES_RECALL:-85}
+extra_max=${SITES_EXTRA:-5}
+
+if ! make -s -C "$here" O="$out" "$out/sites_dump" > "$tmp/build.log" 2>&1; then
+	diag "$tmp/build.log"
+	bail "sites_dump does not build"
+fi
+dump=$out/sites_dump
+
+gcc -O2 -mcmodel=kernel -fno-pic -fno-pie -c -o "$tmp/m.o" "$here/data/sites-module.c"
+ok $? "the test module compiles"
+"$dump" "$tmp/m.o" > "$tmp/m.out" 2> "$tmp/m.err"
+rc=$?
+T=$'\t'
+cat > "$tmp/m.want" <<EOT
+printk${T}3${T}-${T}0${T}sitetest${T}f_printk${T}:0${T}0${T}"hello %d"
+dev${T}3${T}%s %s: ${T}0${T}sitetest${T}f_dev${T}:0${T}0${T}"bad %d"
+dev${T}6${T}%s %s: ${T}0${T}sitetest${T}f_lvl${T}:0${T}0${T}"lvl"
+printk${T}4${T}-${T}1${T}sitetest${T}f_cont${T}:0${T}0${T}" cont"
+netdev${T}4${T}%s %s %s%s: ${T}0${T}sitetest${T}f_net${T}:0${T}0${T}"net %s"
+dev_err_probe${T}3${T}%s %s: error %pe: ${T}0${T}sitetest${T}f_probe${T}:0${T}0${T}"probe"
+printk${T}4${T}-${T}0${T}sitetest${T}f_not${T}:0${T}0${T}"after"
+dyndbg_dev${T}7${T}%s %s: ${T}0${T}sitetest${T}f_dbg${T}sites-module.c:42${T}0${T}"dbg %d"
+EOT
+diff "$tmp/m.want" "$tmp/m.out" > "$tmp/m.diff"
+r=$?
+[ $rc = 0 ] || diag "$tmp/m.err"
+[ $r = 0 ] || diag "$tmp/m.diff"
+[ $rc = 0 ] && [ $r = 0 ]
+ok $? "the test module: each site, kind, level, prefix, format, func, dynamic debug line"
+
+# damage FILE WHAT: a copy of the module with one field changed
+damage() {
+	python3 - "$tmp/m.o" "$tmp/bad.o" "$1" <<'PY'
+import struct, sys
+src, dst, what = sys.argv[1:4]
+b = bytearray(open(src, 'rb').read())
+shoff, = struct.unpack_from('<Q', b, 0x28)
+shnum, shstrndx = struct.unpack_from('<HH', b, 0x3c)
+secs = [struct.unpack_from('<IIQQQQIIQQ', b, shoff + i * 64) for i in range(shnum)]
+strs = secs[shstrndx][4]
+def name(s):
+    o = strs + s[0]
+    return b[o:b.index(b'\0', o)].decode()
+byname = {name(s): s for s in secs}
+if what == 'reloffset':
+    struct.pack_into('<Q', b, byname['.rela.text'][4], 0x7fffff00)
+elif what == 'relsym':
+    struct.pack_into('<Q', b, byname['.rela.text'][4] + 8, 0xffff << 32 | 2)
+elif what == 'strptr':
+    r = byname['.rela__dyndbg'][4]
+    struct.pack_into('<q', b, r + 3 * 24 + 16, 1 << 40)
+elif what == 'shoff':
+    struct.pack_into('<Q', b, 0x28, len(b) - 10)
+elif what == 'secsize':
+    i = [name(s) for s in secs].index('.text')
+    struct.pack_into('<Q', b, shoff + i * 64 + 32, 1 << 40)
+open(dst, 'wb').write(b)
+PY
+}
+check_bad() {	# check_bad DESCRIPTION PATTERN
+	"$dump" "$tmp/bad.o" > "$tmp/bad.out" 2> "$tmp/bad.err"
+	rc=$?
+	[ $rc = 1 ] && grep -q "^$tmp/bad.o: $2" "$tmp/bad.err" && [ ! -s "$tmp/bad.out" ]
+	r=$?
+	[ $r = 0 ] || { echo "exit status $rc"; cat "$tmp/bad.err"; } | diag
+	ok $r "$1: \"$(head -n 1 "$tmp/bad.err" | sed "s|$tmp/||")\""
+}
+head -c 40 "$tmp/m.o" > "$tmp/bad.o"
+check_bad "truncated ELF header" "truncated ELF header"
+head -c 2000 "$tmp/m.o" > "$tmp/bad.o"
+check_bad "truncated file" "section headers beyond the end of the file"
+damage shoff
+check_bad "section headers out of the file" "section headers beyond the end"
+damage secsize
+check_bad "a section beyond the end" "section .text .* beyond the end of the file"
+damage reloffset
+check_bad "a relocation beyond its section" "relocation section .rela.text: entry 0: offset 0x7fffff00 beyond section .text"
+damage relsym
+check_bad "a relocation's bad symbol" "relocation section .rela.text: entry 0: bad symbol index 65535"
+damage strptr
+check_bad "a descriptor's string pointer out of range" "section __dyndbg: not an array of struct _ddebug"
+objcopy --strip-all "$tmp/m.o" "$tmp/bad.o" 2>/dev/null
+check_bad "an object without symbols" "no symbol table"
+
+# the guest kernel against its printk index
+kobj=${KOBJ:-$here/../../build/obj}
+modroot=${MODROOT:-$here/../../build/modroot}
+key() { awk -F'\t' '!/^#/ { print $2 "\t" ($3 == "-" ? 0 : 1) "\t" $9 }' "$@" | sort -u; }
+compare() {	# compare WHAT INDEX SITES: recall and extra sites
+	local want=$tmp/$1.want got=$tmp/$1.got common extra total pct
+	key "$2" > "$want"
+	# the kinds the index has; the curated ids' "component.N: " as it drops it
+	grep -aP '^(printk|dev)\t' "$3" | sed -E 's/\t"[a-z_]+\.[0-9]+: /\t"/' | key > "$got"
+	total=$(wc -l < "$want")
+	common=$(comm -12 "$want" "$got" | wc -l)
+	extra=$(comm -13 "$want" "$got" | wc -l)
+	pct=$((total ? common * 1000 / total : 0))
+	[ "$total" -gt 0 ] && [ "$pct" -ge $((recall_min * 10)) ] && [ "$extra" -le "$extra_max" ]
+	r=$?
+	[ $r = 0 ] || comm -13 "$want" "$got" | head -n 20 | diag
+	ok $r "$1: $common of $total sites of the printk index found ($((pct / 10)).$((pct % 10))%, at least $recall_min%), $extra not in it (at most $extra_max)"
+}
+if [ -f "$kobj/vmlinux" ]; then
+	"$dump" --index "$kobj/vmlinux" > "$tmp/v.index" 2> "$tmp/v.err" &&
+		"$dump" "$kobj/vmlinux" > "$tmp/v.sites" 2>> "$tmp/v.err"
+	r=$?
+	[ $r = 0 ] || diag "$tmp/v.err"
+	ok $r "the guest vmlinux: its index and its sites"
+	compare vmlinux "$tmp/v.index" "$tmp/v.sites"
+else
+	skip "no guest kernel build ($kobj/vmlinux)"
+	skip "no guest kernel build ($kobj/vmlinux)"
+fi
+mapfile -t kos < <(find "$modroot" -name '*.ko' 2>/dev/null | sort)
+if [ ${#kos[@]} -gt 0 ]; then
+	"$dump" --index "${kos[@]}" > "$tmp/k.index" 2> "$tmp/k.err" &&
+		"$dump" "${kos[@]}" > "$tmp/k.sites" 2>> "$tmp/k.err"
+	r=$?
+	[ $r = 0 ] || diag "$tmp/k.err"
+	ok $r "the guest's ${#kos[@]} modules: their index and their sites"
+	compare modules "$tmp/k.index" "$tmp/k.sites"
+else
+	skip "no guest modules ($modroot)"
+	skip "no guest modules ($modroot)"
+fi
+tap_end
