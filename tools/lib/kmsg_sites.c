@@ -719,7 +719,7 @@ static bool dd_parse(struct so *o, const unsigned char *d, size_t n,
 {
 	size_t k, cnt = n / stride;
 
-	if (n % stride)
+	if (!n || n % stride)
 		return false;
 	o->dd = kmsg_xcalloc(cnt + 1, sizeof(*o->dd));
 	for (k = 0; k < cnt; k++) {
