@@ -63,6 +63,16 @@ struct anchor {
 	int pat;
 };
 
+/*
+ * The bytes and byte pairs a text has, each a bit of 256 (feat_bit()):
+ * a pattern's literal text must be in the line, so its bits must be the
+ * line's, a test of a few instructions before a match is tried
+ */
+#define FEAT_WORDS	4
+struct feat {
+	uint64_t w[FEAT_WORDS];
+};
+
 #define KMSG_MATCH_CACHE	4
 
 struct kmsg_match {
@@ -72,8 +82,10 @@ struct kmsg_match {
 	size_t ntoks, tcap;
 	struct anchor *anchors;	/* sorted by hash */
 	size_t nanchors;
-	int *free_pats;		/* patterns with no anchor */
+	int *free_pats;		/* patterns with no anchor, in cmp_pat() order */
+	struct feat *free_feat;	/* their features, in that order */
 	size_t nfree;
+	struct feat *feat;	/* per pattern: its literal text's features */
 	uint32_t *stamp;	/* per pattern: the line it was last tried on */
 	uint32_t gen;
 	int *cand;
@@ -88,9 +100,10 @@ struct kmsg_match {
 	uint32_t *memo;
 	size_t memo_cap;
 	uint32_t memo_gen;
-	/* of the line being matched: its level (-1 unknown), flags */
+	/* of the line being matched: its level (-1 unknown), flags, features */
 	int level;
 	unsigned int flags;
+	struct feat line;
 	/*
 	 * the last lines matched, with their results: kmsg dmesg matches a
 	 * line of a timestamp shared with the next alone, with the line
@@ -125,6 +138,8 @@ void kmsg_match_free(struct kmsg_match *m)
 	free(m->toks);
 	free(m->anchors);
 	free(m->free_pats);
+	free(m->free_feat);
+	free(m->feat);
 	free(m->stamp);
 	free(m->cand);
 	free(m->at);
@@ -463,6 +478,55 @@ void kmsg_match_set_level(struct kmsg_match *m, int pat, int level)
 
 /* ---- the index ---------------------------------------------------------- */
 
+static unsigned int feat_bit(unsigned char a, int b)
+{
+	/* a byte alone (b < 0), or followed by byte @b */
+	return (a * 31u + (unsigned int)(b + 1) * 0x9e5u) & 255;
+}
+
+static void feat_set(struct feat *f, unsigned int bit)
+{
+	f->w[bit >> 6] |= (uint64_t)1 << (bit & 63);
+}
+
+/* The features of @len bytes of text */
+static void feat_of(struct feat *f, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		feat_set(f, feat_bit((unsigned char)s[i], -1));
+		if (i + 1 < len)
+			feat_set(f, feat_bit((unsigned char)s[i],
+					     (unsigned char)s[i + 1]));
+	}
+}
+
+/* Has the line (@line) every feature of the pattern (@need)? */
+static bool feat_in(const struct feat *line, const struct feat *need)
+{
+	uint64_t miss = 0;
+	unsigned int i;
+
+	for (i = 0; i < FEAT_WORDS; i++)
+		miss |= need->w[i] & ~line->w[i];
+	return !miss;
+}
+
+static void pat_feat(const struct kmsg_match *m, const struct pat *p,
+		     struct feat *f)
+{
+	unsigned int k;
+
+	memset(f, 0, sizeof(*f));
+	for (k = 0; k < p->ntok; k++) {
+		const struct tok *t = &m->toks[p->tok + k];
+
+		if (t->kind == T_LIT)
+			feat_of(f, p->text + t->off, t->len);
+	}
+}
+
 static uint32_t word_hash(const char *s, size_t len)
 {
 	uint32_t h = 0x811c9dc5;
@@ -513,43 +577,85 @@ static int cmp_anchor(const void *a, const void *b)
 	return x->pat - y->pat;
 }
 
+/*
+ * Of each word hash: how many patterns have it (each pattern counted
+ * once), in an open-addressing table of a power of two slots
+ */
+struct word_count {
+	uint32_t hash;
+	uint32_t n;		/* 0: the slot is empty */
+	int last;		/* the last pattern counted */
+};
+
+struct counts {
+	struct word_count *v;
+	size_t mask, used;
+	int pat;
+	int err;
+};
+
+static struct word_count *count_slot(const struct counts *c, uint32_t hash)
+{
+	size_t i = (hash * 0x9e3779b1u) & c->mask;
+
+	while (c->v[i].n && c->v[i].hash != hash)
+		i = (i + 1) & c->mask;
+	return &c->v[i];
+}
+
+/* Twice the slots, when 3/4 are used */
+static int count_grow(struct counts *c)
+{
+	struct counts n = *c;
+	size_t i;
+
+	if (c->used < (c->mask + 1) / 4 * 3)
+		return 0;
+	if (c->mask >= SIZE_MAX / 2 / sizeof(*c->v))
+		return -ENOMEM;
+	n.mask = c->mask * 2 + 1;
+	n.v = calloc(n.mask + 1, sizeof(*n.v));
+	if (!n.v)
+		return -ENOMEM;
+	for (i = 0; i <= c->mask; i++)
+		if (c->v[i].n)
+			*count_slot(&n, c->v[i].hash) = c->v[i];
+	free(c->v);
+	*c = n;
+	return 0;
+}
+
+static void count_word(void *ctx, uint32_t hash, size_t len)
+{
+	struct counts *c = ctx;
+	struct word_count *w;
+
+	(void)len;
+	if (c->err || (c->err = count_grow(c)))
+		return;
+	w = count_slot(c, hash);
+	if (!w->n) {
+		c->used++;
+		w->hash = hash;
+		w->n = 1;
+		w->last = c->pat;
+	} else if (w->last != c->pat) {
+		w->n++;
+		w->last = c->pat;
+	}
+}
+
 struct pick {
-	const struct anchor *all;	/* every (word, pattern), sorted */
-	size_t nall;
+	const struct counts *counts;
 	uint32_t best;
 	size_t best_n, best_len;
 	bool found;
 };
 
-static size_t count_of(const struct anchor *v, size_t n, uint32_t hash)
-{
-	size_t lo = 0, hi = n, first;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].hash < hash)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	first = lo;
-	hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].hash <= hash)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo - first;
-}
-
 static void pick_word(void *ctx, uint32_t hash, size_t len)
 {
 	struct pick *pk = ctx;
-	size_t n = count_of(pk->all, pk->nall, hash);
+	size_t n = count_slot(pk->counts, hash)->n;
 
 	if (!pk->found || n < pk->best_n ||
 	    (n == pk->best_n && len > pk->best_len)) {
@@ -560,24 +666,26 @@ static void pick_word(void *ctx, uint32_t hash, size_t len)
 	}
 }
 
-struct collect {
-	struct anchor *v;
-	size_t n, cap;
-	int pat;
-	int err;
-};
-
-static void collect_word(void *ctx, uint32_t hash, size_t len)
+/*
+ * The order in which candidates are tried: enough evidence first (a
+ * skeleton only where nothing else matches), then the most literal text
+ */
+static int cmp_pat(const struct kmsg_match *m, int a, int b)
 {
-	struct collect *c = ctx;
+	const struct pat *x = &m->pats[a], *y = &m->pats[b];
 
-	(void)len;
-	if (c->err || grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v))) {
-		c->err = -ENOMEM;
-		return;
-	}
-	c->v[c->n].hash = hash;
-	c->v[c->n++].pat = c->pat;
+	if (x->weak != y->weak)
+		return x->weak ? 1 : -1;
+	if (x->literal != y->literal)
+		return x->literal > y->literal ? -1 : 1;
+	return a - b;
+}
+
+static const struct kmsg_match *sort_m;
+
+static int cmp_cand(const void *a, const void *b)
+{
+	return cmp_pat(sort_m, *(const int *)a, *(const int *)b);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -634,69 +742,84 @@ static int shared_tags(struct kmsg_match *m)
 
 int kmsg_match_build(struct kmsg_match *m)
 {
-	struct collect all = { 0 };
+	struct counts counts = { 0 };
 	struct pick pk;
 	size_t i, k = 0, nfree = 0;
 	struct anchor *anchors;
+	struct feat *feat, *free_feat;
 	int *free_pats;
 	uint32_t *stamp;
 
 	m->ncache = 0;
 	if (shared_tags(m))
 		return -ENOMEM;
-	/* every word of every pattern, once per pattern */
-	for (i = 0; i < m->n && !all.err; i++) {
-		size_t from = all.n, j, w;
-
-		all.pat = (int)i;
-		pat_words(m, &m->pats[i], collect_word, &all);
-		if (all.n == from)
-			continue;
-		qsort(all.v + from, all.n - from, sizeof(*all.v), cmp_anchor);
-		for (j = w = from; j < all.n; j++)
-			if (j == from || all.v[j].hash != all.v[w - 1].hash)
-				all.v[w++] = all.v[j];
-		all.n = w;
+	/* how many patterns have each word */
+	counts.mask = 1023;
+	counts.v = calloc(counts.mask + 1, sizeof(*counts.v));
+	if (!counts.v)
+		return -ENOMEM;
+	for (i = 0; i < m->n && !counts.err; i++) {
+		counts.pat = (int)i;
+		pat_words(m, &m->pats[i], count_word, &counts);
 	}
-	if (all.err) {
-		free(all.v);
-		return all.err;
+	if (counts.err) {
+		free(counts.v);
+		return counts.err;
 	}
-	if (all.n)
-		qsort(all.v, all.n, sizeof(*all.v), cmp_anchor);
 	anchors = calloc(m->n ? m->n : 1, sizeof(*anchors));
 	free_pats = calloc(m->n ? m->n : 1, sizeof(*free_pats));
 	stamp = calloc(m->n ? m->n : 1, sizeof(*stamp));
-	if (!anchors || !free_pats || !stamp) {
-		free(all.v);
+	feat = malloc((m->n ? m->n : 1) * sizeof(*feat));
+	if (!anchors || !free_pats || !stamp || !feat) {
+		free(counts.v);
 		free(anchors);
 		free(free_pats);
 		free(stamp);
+		free(feat);
 		return -ENOMEM;
 	}
 	/* each pattern under its rarest word */
 	for (i = 0; i < m->n; i++) {
 		memset(&pk, 0, sizeof(pk));
-		pk.all = all.v;
-		pk.nall = all.n;
+		pk.counts = &counts;
 		pat_words(m, &m->pats[i], pick_word, &pk);
+		pat_feat(m, &m->pats[i], &feat[i]);
 		if (pk.found) {
 			anchors[k].hash = pk.best;
 			anchors[k++].pat = (int)i;
-		} else {
+		} else if (m->pats[i].evidence) {
+			/* one with no evidence at all is no candidate */
 			free_pats[nfree++] = (int)i;
 		}
 	}
-	free(all.v);
+	free(counts.v);
 	if (k)
 		qsort(anchors, k, sizeof(*anchors), cmp_anchor);
+	/* tried in this order: merged with a line's candidates, not sorted */
+	sort_m = m;
+	if (nfree)
+		qsort(free_pats, nfree, sizeof(*free_pats), cmp_cand);
+	free_feat = malloc((nfree ? nfree : 1) * sizeof(*free_feat));
+	if (!free_feat) {
+		free(anchors);
+		free(free_pats);
+		free(stamp);
+		free(feat);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nfree; i++)
+		free_feat[i] = feat[free_pats[i]];
 	free(m->anchors);
 	free(m->free_pats);
+	free(m->free_feat);
+	free(m->feat);
 	free(m->stamp);
 	m->anchors = anchors;
 	m->nanchors = k;
 	m->free_pats = free_pats;
+	m->free_feat = free_feat;
 	m->nfree = nfree;
+	m->feat = feat;
 	m->stamp = stamp;
 	m->gen = 0;
 	for (i = 0; i < m->n; i++)
@@ -1165,21 +1288,6 @@ static int add_cand(struct kmsg_match *m, int pat)
 	return 0;
 }
 
-static const struct kmsg_match *sort_m;
-
-static int cmp_cand(const void *a, const void *b)
-{
-	const struct pat *x = &sort_m->pats[*(const int *)a];
-	const struct pat *y = &sort_m->pats[*(const int *)b];
-
-	/* enough evidence first: a skeleton only where nothing else matches */
-	if (x->weak != y->weak)
-		return x->weak ? 1 : -1;
-	if (x->literal != y->literal)
-		return x->literal > y->literal ? -1 : 1;
-	return *(const int *)a - *(const int *)b;
-}
-
 static void add_result(const struct kmsg_match *m, struct kmsg_match_result *r,
 		       int pat)
 {
@@ -1213,32 +1321,49 @@ static bool level_ok(const struct pat *p, int level)
  * candidate; a weak one only for the whole text.
  */
 static void best_of(struct kmsg_match *m, const char *text, size_t len,
-		    struct kmsg_match_result *r)
+		    bool with_free, struct kmsg_match_result *r)
 {
 	unsigned int best = 0;
 	bool found = false, partial = false, weak = false;
-	size_t i;
+	size_t i = 0, j = 0, nfree = with_free ? m->nfree : 0;
+	const struct feat *line = &m->line;
 
-	if (!m->ncand)
+	if (!m->ncand && !nfree)
 		return;
 	sort_m = m;
-	qsort(m->cand, m->ncand, sizeof(*m->cand), cmp_cand);
-	for (i = 0; i < m->ncand; i++) {
-		const struct pat *p = &m->pats[m->cand[i]];
+	if (m->ncand > 1)
+		qsort(m->cand, m->ncand, sizeof(*m->cand), cmp_cand);
+	/* the line's candidates and the patterns with no anchor, in order */
+	while (i < m->ncand || j < nfree) {
+		const struct feat *need;
+		const struct pat *p;
 		bool whole;
+		int pat;
 
+		if (j == nfree || (i < m->ncand &&
+				   cmp_pat(m, m->cand[i], m->free_pats[j]) < 0)) {
+			pat = m->cand[i++];
+			/* added since kmsg_match_build(): tried by the naive loop */
+			need = (size_t)pat < m->built ? &m->feat[pat] : NULL;
+		} else {
+			need = &m->free_feat[j];
+			pat = m->free_pats[j++];
+		}
+		p = &m->pats[pat];
 		if (found && (p->weak != weak ||
 			      (!partial && p->literal < best)))
 			break;
-		if (!p->evidence || !level_ok(p, m->level))
+		/* its literal text is not in the line: it matches no part */
+		if (!p->evidence || !level_ok(p, m->level) ||
+		    (need && !feat_in(line, need)))
 			continue;
-		whole = match_pat(m, m->cand[i], text, len, false, NULL);
+		whole = match_pat(m, pat, text, len, false, NULL);
 		/* after a match of the beginning, only a whole one, if shorter */
 		if (!whole && found && p->literal < best)
 			continue;
 		if (!whole && (p->weak || !may_be_partial(m, p) ||
 			       (found && !partial) ||
-			       !match_pat(m, m->cand[i], text, len, true, NULL)))
+			       !match_pat(m, pat, text, len, true, NULL)))
 			continue;
 		if (whole && partial) {
 			/* a whole match beats those of the beginning only */
@@ -1252,7 +1377,7 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 		best = p->literal;
 		if (!r->n || p->evidence < r->evidence)
 			r->evidence = p->evidence;
-		add_result(m, r, m->cand[i]);
+		add_result(m, r, pat);
 	}
 	r->literal = best;
 	r->partial = found && partial;
@@ -1286,6 +1411,10 @@ static int lookup_word(struct kmsg_match *m, uint32_t h)
 		if (m->stamp[p] == m->gen)
 			continue;
 		m->stamp[p] = m->gen;
+		/* what best_of() would pass over, left out before it sorts */
+		if (!m->pats[p].evidence || !level_ok(&m->pats[p], m->level) ||
+		    !feat_in(&m->line, &m->feat[p]))
+			continue;
 		if (add_cand(m, p))
 			return -ENOMEM;
 	}
@@ -1297,9 +1426,8 @@ static int candidates(struct kmsg_match *m, const char *text, size_t len)
 	size_t i = 0, j;
 
 	new_line(m);
-	for (j = 0; j < m->nfree; j++)
-		if (add_cand(m, m->free_pats[j]))
-			return -ENOMEM;
+	memset(&m->line, 0, sizeof(m->line));
+	feat_of(&m->line, text, len);
 	while (i < len) {
 		if (!is_word(text[i])) {
 			i++;
@@ -1347,7 +1475,7 @@ static int unwrap(struct kmsg_match *m, const char *text, size_t len,
 		free(cap);
 		return -ENOMEM;
 	}
-	best_of(m, text + from, cap[k] - from, &in);
+	best_of(m, text + from, cap[k] - from, true, &in);
 	/* only an inner format of its own: not one that any text matches */
 	if (in.n == 1 && !in.partial && !in.weak) {
 		in.wrapper = r->pat[0];
@@ -1422,7 +1550,7 @@ int kmsg_match_line(struct kmsg_match *m, const char *text, size_t len,
 	m->flags = flags;
 	if (candidates(m, text, len))
 		return -ENOMEM;
-	best_of(m, text, len, r);
+	best_of(m, text, len, true, r);
 	if (r->n == 1 && !r->weak)
 		ret = unwrap(m, text, len, r);
 	if (!ret)
@@ -1482,10 +1610,12 @@ int kmsg_match_text_naive(struct kmsg_match *m, const char *text, size_t len,
 	m->level = -1;
 	m->flags = 0;
 	m->ncand = 0;
+	/* every feature: each pattern is tried */
+	memset(&m->line, 0xff, sizeof(m->line));
 	for (i = 0; i < m->n; i++)
 		if (add_cand(m, (int)i))
 			return -ENOMEM;
-	best_of(m, text, len, r);
+	best_of(m, text, len, false, r);
 	return 0;
 }
 

@@ -29,8 +29,11 @@
  * A line is looked up by its words (runs of [A-Za-z0-9_]): each pattern is
  * filed under the rarest word its literal text has on its own (not
  * touching a conversion); a pattern with no such word is tried on every
- * line. A pattern whose site has a level (kmsg_match_set_level()) is not
- * tried on a line of another level, when the line's is known. Of the
+ * line, in the order below, merged with the line's candidates. A pattern
+ * whose literal bytes and byte pairs are not all in the line (a 256-bit
+ * set of each) is not tried. A pattern whose site has a level
+ * (kmsg_match_set_level()) is not tried on a line of another level, when
+ * the line's is known. Of the
  * patterns that match the whole line, the one with the most literal
  * characters wins; patterns that tie with different ids make the line
  * ambiguous. A pattern with too little literal text of its own
