@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,18 @@ struct dm {
 	bool joined;
 	struct stats s;
 	int err;
+	/*
+	 * ids looked up in the docs lately, each in the slot of its hash:
+	 * a log repeats the "comp.N: " that it prints, a query each time
+	 * would cost more than matching the line
+	 */
+	struct doc_seen {
+		char id[KMSG_ID_MAX];
+		bool set, yes;
+	} *seen;
 };
+
+#define DOC_SEEN	256
 
 static void oom(void)
 {
@@ -206,19 +218,49 @@ static const char *id_of(struct dm *d, int pat)
 	return s->curated ? s->curated : kmsg_match_id(d->m, pat);
 }
 
+/* Is @id documented in the database? */
+static bool in_docs(struct dm *d, const char *id)
+{
+	size_t len = strlen(id), i;
+	struct doc_seen *c = NULL;
+	struct kmsg_doc doc;
+	uint32_t h = 0x811c9dc5;
+	int rc;
+
+	if (!d->docs)
+		return false;
+	if (len < KMSG_ID_MAX) {
+		if (!d->seen)
+			d->seen = calloc(DOC_SEEN, sizeof(*d->seen));
+		if (!d->seen)
+			oom();
+		for (i = 0; i < len; i++)
+			h = (h ^ (unsigned char)id[i]) * 0x01000193;
+		c = &d->seen[h % DOC_SEEN];
+		if (c->set && !strcmp(c->id, id))
+			return c->yes;
+	}
+	rc = kmsg_docs_get(d->docs, id, &doc);
+	if (!rc)
+		kmsg_doc_free(&doc);
+	/* found or not (1), not an error: that may pass */
+	if (c && rc >= 0) {
+		memcpy(c->id, id, len + 1);
+		c->set = true;
+		c->yes = !rc;
+	}
+	return !rc;
+}
+
 /* Is @id an identifier of the database: a site's, or a documented one? */
 static bool known_id(struct dm *d, const char *id)
 {
 	const char *key = id;
-	struct kmsg_doc doc;
 
 	if (d->ncurated && bsearch(&key, d->curated, d->ncurated,
 				   sizeof(*d->curated), cmp_str))
 		return true;
-	if (!d->docs || kmsg_docs_get(d->docs, id, &doc))
-		return false;
-	kmsg_doc_free(&doc);
-	return true;
+	return in_docs(d, id);
 }
 
 /*
@@ -327,16 +369,11 @@ static void identify(struct dm *d, const char *text, size_t len, int level,
 
 static bool documented(struct dm *d, const struct ident *id)
 {
-	struct kmsg_doc doc;
-
 	if (!exact(id))
 		return false;
 	if (!id->printed[0])
 		return site_of(d, id->pats[0])->documented == 1;
-	if (!d->docs || kmsg_docs_get(d->docs, id->printed, &doc))
-		return false;
-	kmsg_doc_free(&doc);
-	return true;
+	return in_docs(d, id->printed);
 }
 
 static void put_json_str(struct kmsg_strbuf *o, const char *s, size_t len)
@@ -778,6 +815,9 @@ static void unload_db(struct dm *d)
 	d->st.docs = NULL;
 	free(d->release);
 	d->release = NULL;
+	/* what the docs of another database said */
+	free(d->seen);
+	d->seen = NULL;
 }
 
 /* @d->docs opened: its release, and the matcher over its sites. 0 or -1 */
