@@ -10,7 +10,8 @@
 #   make patches   export the commits of build/linux to kernel-patches/
 #   make initramfs the guest's initramfs: busybox, modules, kselftests
 #   make bench     benchmarks (guest: cost of a message next to printk;
-#                  host: kmsg-doc build-db of 10^5 messages, also make bench-db)
+#                  host: kmsg-doc build-db of 10^5 messages, also make bench-db;
+#                  make bench-dmesg: kmsg dmesg --json at 10^5 sites)
 #   make kmsg-check  the checker: are the build's messages documented?
 #   make docs-db   the docs database of this build (build/docs-db/kmsg.db)
 #   make man       a man page per message, and a printable manual
@@ -62,7 +63,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote locales \
 	dpkg-dev binutils bsdutils libarchive-dev libdw-dev zstd lz4 bzip2
 
-.PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db check deb \
+.PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db bench-dmesg check deb \
 	kmsg-check docs-db man fuzz install uninstall kernel-debug \
 	selftests-debug initramfs-debug host-tests guest-check record-tests \
 	guest-check-debug storm-report clean distclean
@@ -263,6 +264,23 @@ bench: initramfs
 # the host part alone: kmsg-doc build-db of 10^5 generated messages
 bench-db: tools
 	@tools/bench-db.sh $(TOOLS)
+
+# kmsg dmesg --json at distribution scale, on the host: DB, the database
+# (build/distro-db/*.db once built, else a stand-in of the formats of
+# the Debian kernel unpacked in DISTRO_ROOT, tools/gen-distro-db.sh);
+# LOG, real log text (the guest consoles of make check, else this
+# host's dmesg)
+DISTRO_ROOT ?= $(BUILD)/distro
+STANDIN_DB := $(BUILD)/distro-standin/standin.db
+DB ?= $(or $(firstword $(wildcard $(BUILD)/distro-db/*.db)),$(STANDIN_DB))
+LOG ?= $(wildcard $(CHECK)/console.log $(CHECK)/debug/console.log)
+$(STANDIN_DB): | tools
+	@tools/gen-distro-db.sh $(TOOLS) $(DISTRO_ROOT)/img $(@D) \
+		$(firstword $(wildcard $(DISTRO_ROOT)/usr/lib/debug/boot/vmlinux-*))
+bench-dmesg: tools $(if $(filter $(STANDIN_DB),$(DB)),$(STANDIN_DB))
+	@log="$(LOG)"; if [ -z "$$log" ]; then log=$(BUILD)/host-dmesg.log; \
+		dmesg > $$log || { echo "bench-dmesg: no LOG, and dmesg fails"; exit 1; }; fi; \
+	tools/bench-dmesg.sh $(TOOLS) $(DB) $$log
 
 # --- tests ------------------------------------------------------------------
 
