@@ -14,6 +14,9 @@
 #                  make bench-dmesg: kmsg dmesg --json at 10^5 sites)
 #   make kmsg-check  the checker: are the build's messages documented?
 #   make docs-db   the docs database of this build (build/docs-db/kmsg.db)
+#   make distro-db the database of a stock Debian kernel package, as Debian
+#                  ships it: DISTRO_KERNEL (linux-image-6.12.118+deb12-amd64-
+#                  unsigned; any linux-image-*-unsigned), in build/distro-db/
 #   make man       a man page per message, and a printable manual
 #   make deps      install the Debian packages all of this needs
 #   make fuzz      the tools' fuzz targets, each for FUZZ_SECONDS (60)
@@ -63,7 +66,8 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote locales \
 	dpkg-dev binutils bsdutils libarchive-dev libdw-dev zstd lz4 bzip2
 
-.PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db bench-dmesg check deb \
+.PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db bench-dmesg \
+	distro-db check deb \
 	kmsg-check docs-db man fuzz install uninstall kernel-debug \
 	selftests-debug initramfs-debug host-tests guest-check record-tests \
 	guest-check-debug storm-report clean distclean
@@ -265,22 +269,23 @@ bench: initramfs
 bench-db: tools
 	@tools/bench-db.sh $(TOOLS)
 
+# The database of Debian's stock kernel: the image, its -dbg package and
+# the linux-source of the same version come from Debian's archive
+DISTRO_KERNEL ?= linux-image-6.12.118+deb12-amd64-unsigned
+DISTRO_DB := $(BUILD)/distro-db
+DISTRO_RELEASE = $(patsubst linux-image-%-unsigned,%,$(DISTRO_KERNEL))
+distro-db: deps tools
+	@KMSG_DOC=$(TOOLS)/kmsg-doc tools/distro-db.sh $(DISTRO_KERNEL) $(DISTRO_DB) \
+		$(BUILD)/distro $(if $(wildcard $(KSRC)/Makefile),$(KSRC))
+
 # kmsg dmesg --json at distribution scale, on the host: DB, the database
-# (build/distro-db/*.db once built, else a stand-in of the formats of
-# the Debian kernel unpacked in DISTRO_ROOT, tools/gen-distro-db.sh);
-# LOG, real log text (the guest consoles of make check, else this
-# host's dmesg)
-DISTRO_ROOT ?= $(BUILD)/distro
-STANDIN_DB := $(BUILD)/distro-standin/standin.db
-DB ?= $(or $(firstword $(wildcard $(BUILD)/distro-db/*.db)),$(STANDIN_DB))
-LOG ?= $(wildcard $(CHECK)/console.log $(CHECK)/debug/console.log)
-$(STANDIN_DB): | tools
-	@tools/gen-distro-db.sh $(TOOLS) $(DISTRO_ROOT)/img $(@D) \
-		$(firstword $(wildcard $(DISTRO_ROOT)/usr/lib/debug/boot/vmlinux-*))
-bench-dmesg: tools $(if $(filter $(STANDIN_DB),$(DB)),$(STANDIN_DB))
-	@log="$(LOG)"; if [ -z "$$log" ]; then log=$(BUILD)/host-dmesg.log; \
-		dmesg > $$log || { echo "bench-dmesg: no LOG, and dmesg fails"; exit 1; }; fi; \
-	tools/bench-dmesg.sh $(TOOLS) $(DB) $$log
+# of Debian's stock kernel (make distro-db), LOG, real log text (Debian's
+# kernel booted in the guest, qemu/stock/, and the guest consoles of make
+# check when there are any)
+DB ?= $(DISTRO_DB)/$(DISTRO_RELEASE).db
+LOG ?= $(wildcard qemu/stock/kmsg.raw $(CHECK)/console.log)
+bench-dmesg: distro-db
+	@tools/bench-dmesg.sh $(TOOLS) $(DB) $(LOG)
 
 # --- tests ------------------------------------------------------------------
 
@@ -289,7 +294,7 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/fuzz/run.sh tools/tests/install.sh tools/tests/journal.sh \
 	tools/tests/manpage.sh tools/tests/otlp.sh tools/tests/deb.sh \
 	tools/tests/limits.sh tools/tests/tap-trap.sh tools/tests/dwarf.sh \
-	tools/tests/dbselect.sh tools/tests/sites.sh
+	tools/tests/dbselect.sh tools/tests/sites.sh tools/tests/unpack.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check

@@ -341,17 +341,17 @@ result "build-db with a corrupt object: exit 1, no output file" $status "$work/n
 
 # An input with nothing usable is an error naming it, never an empty
 # database: a directory without kernel objects, objects without a printk
-# index (as distributions build their kernels), a compressed kernel image
+# index and no printk call, a damaged compressed kernel image
 mkdir -p "$work/noindex/empty" "$work/noindex/mods"
 printf 'int f(void) { return 0; }\n' > "$work/noindex/f.c"
 gcc -c "$work/noindex/f.c" -o "$work/noindex/mods/a.ko" &&
 	cp "$work/noindex/mods/a.ko" "$work/noindex/mods/b.ko"
 { head -c 514 /dev/zero; printf 'HdrS'; head -c 100 /dev/zero; } > "$work/noindex/vmlinuz"
 status=0
-for c in "empty:no kernel object in it" \
-	 "mods:no printk index: none of its 2 kernel objects has a .printk_index section" \
-	 "mods/a.ko:no printk index: no .printk_index section" \
-	 "vmlinuz:a compressed kernel image (bzImage, vmlinuz), not an ELF file"; do
+for c in "empty:no kernel image or module (vmlinuz, vmlinux, *.ko)" \
+	 "mods:no printk call site in its kernel images and modules, and no printk index" \
+	 "mods/a.ko:no printk call site in its kernel images and modules, and no printk index" \
+	 "vmlinuz:bzImage: no boot_flag 0xAA55 at 0x1FE"; do
 	for cmd in build-db check; do
 		rm -f "$work/noindex/out.db"
 		args=("$cmd")
@@ -701,7 +701,7 @@ sqlite3 "$dw/schema2.db" "UPDATE build SET value = '2' WHERE key = 'schema'"
 cp "$dw/old.db" "$dw/badid.db"
 sqlite3 "$dw/badid.db" "UPDATE messages SET id = 'no id' WHERE rowid = 1"
 head -c 2048 "$dw/old.db" > "$dw/short.db"
-for c in "junk:$dw/junk: not an ELF file" \
+for c in "junk:$dw/junk: not an ELF, a bzImage or compressed data" \
 	"schema2.db:$dw/schema2.db: a docs database of schema \"2\", diff needs schema 3 or 4" \
 	"badid.db:$dw/badid.db: table messages: malformed id \"no id\"" \
 	"short.db:$dw/short.db: " "missing:$dw/missing: No such file or directory"; do

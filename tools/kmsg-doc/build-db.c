@@ -54,9 +54,11 @@ const struct kmsg_msg **site_rows(struct ctx *c, size_t *nrows)
 int write_db(struct ctx *c)
 {
 	struct kmsg_db_input in = {
-		.release = c->opt.release ? c->opt.release : "",
+		.release = c->opt.release ? c->opt.release :
+			   c->release ? c->release : "",
 		.build_id = c->build_id ? c->build_id : "",
-		.banner = c->opt.banner ? c->opt.banner : "",
+		.banner = c->opt.banner ? c->opt.banner :
+			  c->banner ? c->banner : "",
 		.source = c->opt.source ? c->opt.source : "",
 	};
 	const struct kmsg_msg **rows = site_rows(c, &in.nmsgs);

@@ -6,7 +6,8 @@
  *   kmsg-doc check   [--srctree DIR] [--catalog DIR] [--template=source|catalog]
  *                    [--coverage] [--templates DIR] [--log FILE] OBJECT...
  *   kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR]
- *                     [--banner LINE] [--source STR] OBJECT...
+ *                     [--banner LINE] [--source STR] [--dbg VMLINUX]
+ *                     [--kbuild-map FILE] OBJECT...
  *   kmsg-doc diff [--json] [--srctree DIR] [--catalog DIR] OLD NEW
  *   kmsg-doc auto-id MODNAME FORMAT
  *   kmsg-doc journal-catalog --db FILE DIR
@@ -64,7 +65,8 @@ void usage(FILE *f)
 	fputs("usage: kmsg-doc check [--srctree DIR] [--catalog DIR] [--template=source|catalog]\n"
 	      "                      [--coverage] [--templates DIR] [--log FILE] OBJECT...\n"
 	      "       kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR]\n"
-	      "                       [--banner LINE] [--source STR] OBJECT...\n"
+	      "                       [--banner LINE] [--source STR] [--dbg VMLINUX]\n"
+	      "                       [--kbuild-map FILE] OBJECT...\n"
 	      "       kmsg-doc diff [--json] [--srctree DIR] [--catalog DIR] OLD NEW\n"
 	      "       kmsg-doc auto-id MODNAME FORMAT\n"
 	      "       kmsg-doc journal-catalog [--db FILE] DIR\n",
@@ -83,6 +85,8 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "release", required_argument, NULL, 'r' },
 		{ "banner", required_argument, NULL, 'b' },
 		{ "source", required_argument, NULL, 'S' },
+		{ "dbg", required_argument, NULL, 'D' },
+		{ "kbuild-map", required_argument, NULL, 'M' },
 		{ "coverage", no_argument, NULL, 'C' },
 		{ "templates", required_argument, NULL, 'T' },
 		{ "log", required_argument, NULL, 'L' },
@@ -143,6 +147,10 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			if (!opt->build_db)
 				goto wrong;
 			*(ch == 'b' ? &opt->banner : &opt->source) = optarg;
+			break;
+		case 'D':
+		case 'M':
+			*(ch == 'D' ? &opt->dbg : &opt->kbuild_map) = optarg;
 			break;
 		case 'C':
 		case 'T':

@@ -34,6 +34,8 @@ struct options {
 	const char *release;
 	const char *banner;	/* build-db: the kernel's "Linux version" line */
 	const char *source;	/* build-db: what it is built from */
+	const char *dbg;	/* a vmlinux with DWARF: built-in modnames */
+	const char *kbuild_map;	/* tools/kbuild-modnames.sh's map */
 	bool coverage;		/* check: counts per component */
 	const char *templates;	/* check: write templates to this directory */
 	const char *log;	/* check: order the undocumented by this log */
@@ -72,6 +74,7 @@ struct ctx {
 	struct alias_ref *aliases;	/* of the catalog entries, by auto id */
 	size_t naliases;
 	char *build_id;
+	char *release, *banner;	/* found in the input, if not given */
 	bool failed;		/* errors outside the diagnostics */
 };
 
@@ -82,6 +85,11 @@ struct ident *find_ident(struct ctx *c, const char *comp, unsigned int nr);
 int msg_cmp(const void *a, const void *b);
 void run_build(struct ctx *c, char **objects, int nobjects);
 void ctx_free(struct ctx *c);
+
+/* stock.c */
+int stock_read(struct ctx *c, const char *input);
+char *vmlinux_banner(const unsigned char *p, size_t n, const char *release);
+char *file_banner(const char *path, const char *release);
 
 /* check.c */
 void run_checks(struct ctx *c);

@@ -22,6 +22,9 @@
 #include "kmsg_jcatalog.h"
 #include "kmsg_srcdoc.h"
 #include "kmsg_strbuf.h"
+#include <gelf.h>
+#include <libelf.h>
+
 #include "kmsg-doc.h"
 
 void error_msg(struct ctx *c, const char *msg)
@@ -84,24 +87,68 @@ char *read_text(const char *path, size_t *len)
  * no kernel object, or none with a printk index, is an error: an empty
  * result would read as "no messages".
  */
-static void check_object(struct ctx *c, const char *object, size_t files,
-			 bool single, size_t sites, bool failed)
+static void check_object(struct ctx *c, const char *object, size_t sites,
+			 bool failed)
 {
 	char *msg;
 
 	if (failed || sites)
 		return;
-	if (!files)
-		msg = kmsg_xprintf("%s: no kernel object in it (vmlinux, *.ko; compressed modules are not read)",
-				   object);
-	else if (single)
-		msg = kmsg_xprintf("%s: no printk index: no .printk_index section (a kernel built without CONFIG_PRINTK_INDEX, as distributions build theirs)",
-				   object);
-	else
-		msg = kmsg_xprintf("%s: no printk index: none of its %zu kernel objects has a .printk_index section (a kernel built without CONFIG_PRINTK_INDEX, as distributions build theirs)",
-				   object, files);
+	msg = kmsg_xprintf("%s: its printk index lists no call site", object);
 	error_msg(c, msg);
 	free(msg);
+}
+
+/* Is path an ELF file with a .printk_index section? */
+static bool elf_has_index(const char *path)
+{
+	size_t i, n, shstrndx;
+	bool found = false;
+	Elf *elf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getshdrnum(elf, &n) &&
+	    !elf_getshdrstrndx(elf, &shstrndx)) {
+		for (i = 1; i < n && !found; i++) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (!gelf_getshdr(elf_getscn(elf, i), &sh))
+				break;
+			name = elf_strptr(elf, shstrndx, sh.sh_name);
+			found = name && !strcmp(name, ".printk_index");
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/*
+ * A build with a printk index (the kmsg series' CONFIG_PRINTK_INDEX), read
+ * by lib/kmsg_index.c, or else a kernel as a distribution ships it
+ * (stock.c): an ELF file or a directory of them with a .printk_index is
+ * the first.
+ */
+static bool index_input(const char *path)
+{
+	char **files = NULL, *err = NULL;
+	size_t n = 0, cap = 0, i;
+	bool found = false;
+
+	if (kmsg_index_files(path, &files, &n, &cap, &err))
+		free(err);
+	for (i = 0; i < n; i++) {
+		found = found || elf_has_index(files[i]);
+		free(files[i]);
+	}
+	free(files);
+	return found;
 }
 
 static void load_objects(struct ctx *c, char **objects, int nobjects)
@@ -113,15 +160,17 @@ static void load_objects(struct ctx *c, char **objects, int nobjects)
 
 	for (k = 0; k < nobjects; k++) {
 		size_t first = nfiles;
-		bool single;
 
+		if (!index_input(objects[k])) {
+			stock_read(c, objects[k]);
+			continue;
+		}
 		failed = false;
 		if (kmsg_index_files(objects[k], &files, &nfiles, &cap, &err)) {
 			error_msg(c, err);
 			free(err);
 			failed = true;
 		}
-		single = nfiles - first == 1 && !strcmp(files[first], objects[k]);
 		sites = c->sites.n;
 		for (i = first; i < nfiles; i++) {
 			char *bid = NULL;
@@ -134,10 +183,11 @@ static void load_objects(struct ctx *c, char **objects, int nobjects)
 			} else if (bid) {
 				c->build_id = bid;
 			}
+			if (!c->banner && !strcmp(basename(files[i]), "vmlinux"))
+				c->banner = file_banner(files[i], c->opt.release);
 			free(files[i]);
 		}
-		check_object(c, objects[k], nfiles - first, single,
-			     c->sites.n - sites, failed);
+		check_object(c, objects[k], c->sites.n - sites, failed);
 	}
 	free(files);
 	/* the messages with a curated identifier; the others stay sites */
@@ -477,6 +527,8 @@ void ctx_free(struct ctx *c)
 	kmsg_docs_free(&c->catdocs);
 	kmsg_diags_free(&c->diags);
 	free(c->build_id);
+	free(c->release);
+	free(c->banner);
 }
 
 

@@ -520,7 +520,7 @@ static char *build_id(struct obj *o)
 	return NULL;
 }
 
-static void msg_free(struct kmsg_msg *m)
+void kmsg_msg_free(struct kmsg_msg *m)
 {
 	free(m->id);
 	free(m->component);
@@ -542,7 +542,7 @@ void kmsg_msgs_free(struct kmsg_msgs *m)
 	size_t i;
 
 	for (i = 0; i < m->n; i++)
-		msg_free(&m->v[i]);
+		kmsg_msg_free(&m->v[i]);
 	free(m->v);
 	m->v = NULL;
 	m->n = 0;

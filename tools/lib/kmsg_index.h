@@ -87,6 +87,8 @@ struct kmsg_msgs {
 	size_t n, cap;
 };
 
+/* the strings of one message (kmsg_msgs_free() frees them all) */
+void kmsg_msg_free(struct kmsg_msg *m);
 void kmsg_msgs_free(struct kmsg_msgs *m);
 
 /*
