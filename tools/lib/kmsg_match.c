@@ -2,6 +2,7 @@
 /*
  * kmsg_match - which printk() format printed a line of kernel log text
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -1320,6 +1321,62 @@ static bool level_ok(const struct pat *p, int level)
  * literal characters. A pattern with no evidence at all ("%s", "%s %pR") is no
  * candidate; a weak one only for the whole text.
  */
+/*
+ * The literal runs of pattern @p (adjacent literal tokens, the prefix's
+ * too, as one), each ended by '\001': a malloc()ed string, NULL if none
+ */
+static char *literal_runs(const struct kmsg_match *m, const struct pat *p)
+{
+	char *out = malloc(p->literal + p->ntok + 1), *o = out;
+	bool in_run = false;
+	unsigned int k;
+
+	if (!out)
+		return NULL;
+	for (k = 0; k < p->ntok; k++) {
+		const struct tok *t = &m->toks[p->tok + k];
+
+		if (t->kind != T_LIT) {
+			if (in_run)
+				*o++ = '\001';
+			in_run = false;
+			continue;
+		}
+		memcpy(o, p->text + t->off, t->len);
+		o += t->len;
+		in_run = true;
+	}
+	if (in_run)
+		*o++ = '\001';
+	*o = 0;
+	return out;
+}
+
+/*
+ * Is pattern @b a generalization of @a: each literal run of b, in order,
+ * inside one of a's (b prints with a conversion what a has as text)?
+ * Then a line both match is a's, the more specific.
+ */
+static bool generalizes(const struct kmsg_match *m, int a, int b)
+{
+	char *ra = literal_runs(m, &m->pats[a]), *rb = literal_runs(m, &m->pats[b]);
+	const char *at, *piece, *end;
+	bool yes = ra && rb;
+
+	at = ra;
+	for (piece = rb; yes && *piece; piece = end + 1) {
+		end = strchr(piece, '\001');
+		at = memmem(at, strlen(at), piece, end - piece);
+		if (!at)
+			yes = false;
+		else
+			at += end - piece;
+	}
+	free(ra);
+	free(rb);
+	return yes;
+}
+
 static void best_of(struct kmsg_match *m, const char *text, size_t len,
 		    bool with_free, struct kmsg_match_result *r)
 {
@@ -1350,8 +1407,16 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 			pat = m->free_pats[j++];
 		}
 		p = &m->pats[pat];
+		/*
+		 * Every pattern with evidence that matches the whole line
+		 * counts, unless it only generalizes the winner ("foo %s"
+		 * after "foo bar %d"): "ata%u: SATA link %s 1.5 Gbps (...)"
+		 * of one driver must not win over "ata%u: SATA link up %s
+		 * (...)" of another for a line both print.  Among weak ones,
+		 * the most literal.
+		 */
 		if (found && (p->weak != weak ||
-			      (!partial && p->literal < best)))
+			      (!partial && weak && p->literal < best)))
 			break;
 		/* its literal text is not in the line: it matches no part */
 		if (!p->evidence || !level_ok(p, m->level) ||
@@ -1365,16 +1430,21 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 			       (found && !partial) ||
 			       !match_pat(m, pat, text, len, true, NULL)))
 			continue;
+		if (whole && found && !partial && !weak && p->literal < best &&
+		    generalizes(m, r->pat[0], pat))
+			continue;
 		if (whole && partial) {
 			/* a whole match beats those of the beginning only */
 			r->n = r->total = 0;
 			partial = false;
+			best = 0;
 		}
 		if (!found)
 			partial = !whole;
+		if (!found || p->literal > best)
+			best = p->literal;
 		found = true;
 		weak = p->weak;
-		best = p->literal;
 		if (!r->n || p->evidence < r->evidence)
 			r->evidence = p->evidence;
 		add_result(m, r, pat);

@@ -169,6 +169,8 @@ static void choosing(void)
 		"i.h00000009", NULL, "same %d",
 		"j.h0000000a", NULL, "Booting paravirtualized kernel on ",
 		"k.h0000000b", NULL, "Booting paravirtualized kernel %s",
+		"libata.h0000000c", NULL, "ata%u: SATA link up %s (SStatus %X SControl %X)",
+		"sata_via.h0000000d", NULL, "ata%u: SATA link %s 1.5 Gbps (SStatus %X SControl %X)",
 	};
 	struct kmsg_match *m = set_of(sites, sizeof(sites) / sizeof(*sites) / 3);
 	struct kmsg_match_result r;
@@ -202,6 +204,11 @@ static void choosing(void)
 	ok(!strcmp(ident(m, "Booting paravirtualized kernel on KVM", &r),
 		   "k.h0000000b") && !r.partial,
 	   "a whole match beats a longer one of the beginning only");
+	ok(!strcmp(ident(m, "ata1: SATA link up 1.5 Gbps (SStatus 113 SControl 300)", &r),
+		   "?") && r.n == 2,
+	   "two whole matches, neither a generalization of the other: ambiguous, not the more literal");
+	ok(!strcmp(ident(m, "ata1: SATA link down 1.5 Gbps (SStatus 113 SControl 300)", &r),
+		   "sata_via.h0000000d"), "only one of them matches: that one");
 
 	t = "e1000e 0000:00:03.0: link is up at 1000 Mbps";
 	ok(!kmsg_match_args(m, 5, t, strlen(t), false, &args, &drv, &dev) &&
