@@ -27,6 +27,10 @@
 #                  (qemu/kernel-debug.config) in build/obj-debug; make
 #                  check runs the kselftests on it too
 #
+#   make stock-boot  Debian's own kernel (DISTRO_DEB, the linux-image .deb)
+#                  booted unmodified with a few of its modules: its log in
+#                  build/stock/ (qemu/stock-boot.sh)
+#
 # Variables: PREFIX (/usr/local) and DESTDIR for make install.
 # Variables: JOBS (parallel jobs), ACCEL (tcg|kvm|auto), TIMEOUT (guest
 # boot limit in seconds), V=1 (verbose kernel build).
@@ -70,7 +74,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	distro-db check deb \
 	kmsg-check docs-db man fuzz install uninstall kernel-debug \
 	selftests-debug initramfs-debug host-tests guest-check record-tests \
-	guest-check-debug storm-report clean distclean
+	guest-check-debug storm-report stock-boot clean distclean
 
 all: demo
 
@@ -128,6 +132,14 @@ $(KOBJ_DEBUG)/.config: qemu/kernel.config qemu/kernel-debug.config qemu/kconfig.
 	@echo "  CONFIG  tinyconfig + qemu/kernel.config + qemu/kernel-debug.config"
 	@cat qemu/kernel.config qemu/kernel-debug.config > $(BUILD)/kernel-debug.fragment
 	@qemu/kconfig.sh $(KSRC) $(KOBJ_DEBUG) $(BUILD)/kernel-debug.fragment
+
+# --- Debian's stock kernel --------------------------------------------------
+# Its vmlinuz and modules, unmodified, under QEMU (TCG): the whole log as
+# /dev/kmsg records (build/stock/kmsg.raw) and dmesg -r text.
+DISTRO_DEB ?= $(firstword $(wildcard $(BUILD)/distro/linux-image-*-unsigned_*.deb))
+stock-boot:
+	@[ -n "$(DISTRO_DEB)" ] || { echo "stock-boot: set DISTRO_DEB to a linux-image .deb" >&2; exit 1; }
+	@qemu/stock-boot.sh --timeout $(if $(filter-out 600,$(TIMEOUT)),$(TIMEOUT),300) $(DISTRO_DEB) $(BUILD)/stock
 
 # --- guest ------------------------------------------------------------------
 
