@@ -308,7 +308,8 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/fuzz/run.sh tools/tests/install.sh tools/tests/journal.sh \
 	tools/tests/manpage.sh tools/tests/otlp.sh tools/tests/deb.sh \
 	tools/tests/limits.sh tools/tests/tap-trap.sh tools/tests/dwarf.sh \
-	tools/tests/dbselect.sh tools/tests/sites.sh tools/tests/unpack.sh
+	tools/tests/dbselect.sh tools/tests/sites.sh tools/tests/unpack.sh \
+	tools/tests/distro-db.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check
@@ -337,9 +338,10 @@ check: host-tests guest-check record-tests guest-check-debug storm-report
 # run-tests DIR TESTS: each test's TAP output in DIR/host-<name>.tap, its
 # exit status in DIR/host-<name>.rc
 run-tests = KSRC=$(KSRC) KOBJ=$(KOBJ) TOOLS=$(TOOLS) RECORD=$(CHECK)/record \
-	MODROOT=$(MODROOT) DOCS_DB=$(DOCS_DB) qemu/run-tests.sh $(1) $(2)
+	MODROOT=$(MODROOT) DOCS_DB=$(DOCS_DB) \
+	DISTRO_DB=$(DISTRO_DB)/$(DISTRO_RELEASE).db qemu/run-tests.sh $(1) $(2)
 
-host-tests: kernel tools docs-db
+host-tests: kernel tools docs-db distro-db
 	@rm -rf $(CHECK) && mkdir -p $(CHECK)
 	@$(call run-tests,$(CHECK),$(HOST_TESTS))
 
