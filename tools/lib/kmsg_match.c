@@ -352,6 +352,22 @@ static bool compile_fmt(struct compiler *c, const char *fmt, size_t len)
 }
 
 /*
+ * Does fmt start with a "%s" and end with a conversion that prints any
+ * text ("%s", "%pV")?  Its literal text is then anywhere in a line, and
+ * "%s version %s" fits "smpboot: CPU0: AMD QEMU TCG CPU version 2.5+
+ * (family: 0xf, ...)" as well as its own driver's line.
+ */
+static bool open_ends(const char *fmt, size_t len)
+{
+	if (len < 4 || fmt[0] != '%' || fmt[1] != 's')
+		return false;
+	if (fmt[len - 2] == '%' && fmt[len - 1] == 's')
+		return len < 3 || fmt[len - 3] != '%';
+	return len >= 3 && fmt[len - 3] == '%' && fmt[len - 2] == 'p' &&
+	       fmt[len - 1] == 'V';
+}
+
+/*
  * The tag at the start of format @fmt (not a device prefix), as pr_fmt()
  * puts before every message of a file: what it has before its first ": "
  * or " : " (or a final ':'), ':' included, with no conversion in it;
@@ -454,9 +470,10 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 		p->fmt_hash = word_hash(fmt, fmt_len);
 		only = false;
 	}
-	p->weak = p->evidence < KMSG_MATCH_EVIDENCE ||
-		  p->word < KMSG_MATCH_EVIDENCE_WORD || only;
 	p->str_first = fmt_len >= 2 && fmt[0] == '%' && fmt[1] == 's';
+	p->weak = p->evidence < KMSG_MATCH_EVIDENCE ||
+		  p->word < KMSG_MATCH_EVIDENCE_WORD || only ||
+		  (open_ends(fmt, fmt_len) && p->evidence < KMSG_MATCH_EVIDENCE_OPEN);
 	return (int)m->n++;
 }
 
@@ -1434,8 +1451,15 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 		    generalizes(m, r->pat[0], pat))
 			continue;
 		if (whole && partial) {
-			/* a whole match beats those of the beginning only */
-			r->n = r->total = 0;
+			/*
+			 * a whole match beats those of the beginning only,
+			 * unless it only generalizes the one with the most
+			 * text: "LSM: initializing %s" does not say that
+			 * "LSM: initializing lsm=", continued, did not
+			 * print the line
+			 */
+			if (!generalizes(m, r->pat[0], pat))
+				r->n = r->total = 0;
 			partial = false;
 			best = 0;
 		}

@@ -35,11 +35,14 @@
  * (kmsg_match_set_level()) is not tried on a line of another level, when
  * the line's is known. Of the
  * patterns that match the whole line, the one with the most literal
- * characters wins; patterns that tie with different ids make the line
- * ambiguous. A pattern with too little literal text of its own
+ * characters wins over those that only generalize it (each literal run
+ * of theirs inside one of its runs, in order: "foo %s" of "foo bar %d");
+ * any other pattern that matches it too, with another id, makes the line
+ * ambiguous, however much less literal text it has. A pattern with too little literal text of its own
  * (KMSG_MATCH_EVIDENCE) never identifies a line: it only makes it weak,
  * with its candidates, when no pattern with enough matches. When none matches the whole line, one matching its
- * beginning counts (a message continued with pr_cont()): result.partial.
+ * beginning counts (a message continued with pr_cont()): result.partial;
+ * a whole match beats it unless it only generalizes it: then ambiguous.
  * When the winner prints a %pV, the formats matching what the %pV printed
  * are the result, if any (result.wrapped). A field of a fixed width is at
  * least that wide, but for a left-justified one ("%-10s") that ends the
@@ -75,7 +78,11 @@ struct kmsg_match;
  * format, and the "comp.N: " of a curated id it prints), not the device
  * prefix (which any "%s %s: " device line has) and not whitespace, has at
  * least KMSG_MATCH_EVIDENCE non-space bytes, KMSG_MATCH_EVIDENCE_WORD of
- * them letters, digits or '_'. Below that, a format is a skeleton that
+ * them letters, digits or '_'; a format open at both ends (a "%s" first,
+ * a "%s" or "%pV" last) KMSG_MATCH_EVIDENCE_OPEN non-space bytes: its
+ * text may be anywhere in a line ("%s version %s" of a wireless driver
+ * fits "smpboot: CPU0: AMD QEMU TCG CPU version 2.5+ (family: ...)").
+ * Below that, a format is a skeleton that
  * many lines fit: "%s: %s %ld" (one ':'), "%s: %s%08lx", "%s (%s)",
  * "%s=%d, %s=%d" (punctuation only), "IRQ %d". Measured: on a 6.18 log
  * with Debian 6.12's 44k formats, 73 of 74 wrong ids came from formats
@@ -95,6 +102,8 @@ struct kmsg_match;
  */
 #define KMSG_MATCH_EVIDENCE	4
 #define KMSG_MATCH_EVIDENCE_WORD	3
+/* the same of a format open at both ends ("%s version %s") */
+#define KMSG_MATCH_EVIDENCE_OPEN	8
 
 /* kmsg_match_line() flags: no conversion matches a newline of the text */
 #define KMSG_MATCH_NL_LITERAL	1

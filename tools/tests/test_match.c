@@ -168,9 +168,12 @@ static void choosing(void)
 		"i.h00000009", NULL, "same %d",
 		"i.h00000009", NULL, "same %d",
 		"j.h0000000a", NULL, "Booting paravirtualized kernel on ",
-		"k.h0000000b", NULL, "Booting paravirtualized kernel %s",
+		"k.h0000000b", NULL, "Booting paravirtualized %s on KVM",
 		"libata.h0000000c", NULL, "ata%u: SATA link up %s (SStatus %X SControl %X)",
 		"sata_via.h0000000d", NULL, "ata%u: SATA link %s 1.5 Gbps (SStatus %X SControl %X)",
+		"security.h0000000e", NULL, "LSM: initializing lsm=",
+		"security.h0000000f", NULL, "LSM: initializing %s",
+		"mwl8k.h00000010", NULL, "%s version %s",
 	};
 	struct kmsg_match *m = set_of(sites, sizeof(sites) / sizeof(*sites) / 3);
 	struct kmsg_match_result r;
@@ -209,6 +212,11 @@ static void choosing(void)
 	   "two whole matches, neither a generalization of the other: ambiguous, not the more literal");
 	ok(!strcmp(ident(m, "ata1: SATA link down 1.5 Gbps (SStatus 113 SControl 300)", &r),
 		   "sata_via.h0000000d"), "only one of them matches: that one");
+	ok(!strcmp(ident(m, "LSM: initializing lsm=lockdown,capability", &r), "?") &&
+	   r.n == 2, "a whole match that only generalizes a longer one of the beginning: ambiguous");
+	ok(!strcmp(ident(m, "smpboot: CPU0: AMD QEMU TCG CPU version 2.5+ (family: 0xf)",
+			 &r), "~"),
+	   "a format open at both ends (\"%%s version %%s\") with under 8 bytes of its own: weak");
 
 	t = "e1000e 0000:00:03.0: link is up at 1000 Mbps";
 	ok(!kmsg_match_args(m, 5, t, strlen(t), false, &args, &drv, &dev) &&
@@ -258,9 +266,9 @@ static void levels(void)
 	ok(!strcmp(ident_at(m, t, 6, &r), "kvm.h00000001"),
 	   "the site's level changed: no result of before (a line remembered)");
 	kmsg_match_set_level(m, 0, 3);
-	ok(!strcmp(ident_at(m, "ACPI: PCI: Interrupt link LNKA", 6, &r),
-		   "acpi.h00000002"),
-	   "a level-4 site starting with %%s takes its level from it: any line");
+	ok(!strcmp(ident_at(m, "ACPI: PCI: Interrupt link LNKA", 6, &r), "~") &&
+	   r.n == 1 && !strcmp(kmsg_match_id(m, r.pat[0]), "acpi.h00000002"),
+	   "a level-4 site starting with %%s takes its level from it: any line (weak: \"%%sACPI: %%s: %%pV\" is open at both ends)");
 	ok(!strcmp(ident_at(m, "e1000e 0000:00:03.0: link is up at 1000 Mbps",
 			    6, &r), "e.h00000003") &&
 	   !strcmp(ident_at(m, "e1000e 0000:00:03.0: link is up at 1000 Mbps",
