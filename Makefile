@@ -74,7 +74,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	distro-db check deb \
 	kmsg-check docs-db man fuzz install uninstall kernel-debug \
 	selftests-debug initramfs-debug host-tests guest-check record-tests \
-	guest-check-debug storm-report stock-boot clean distclean
+	guest-check-debug storm-report stock-boot stock-check clean distclean
 
 all: demo
 
@@ -323,7 +323,7 @@ SUMMARY_CONSOLE_ARGS := --require-window kmsg_storm.sh \
 # (KASAN, UBSAN, lockdep, KFENCE), where any report they print fails;
 # each guest must run every kselftest of qemu/kselftests. Then the proof
 # that a report in the storm and a missing kselftest turn this red.
-check: host-tests guest-check record-tests guest-check-debug storm-report
+check: host-tests guest-check record-tests guest-check-debug storm-report stock-check
 	@qemu/ktap-summary.sh --console $(CHECK)/console.log \
 		--guest-rc "$$(cat $(CHECK)/guest.rc)" \
 		--console debug:$(CHECK)/debug/console.log \
@@ -355,6 +355,14 @@ guest-check: initramfs host-tests
 
 record-tests: guest-check
 	@$(call run-tests,$(CHECK),$(RECORD_TESTS))
+
+# Debian's stock kernel booted in the guest, its log identified with the
+# database of its package against qemu/stock/truth.tsv
+stock-check: host-tests distro-db
+	@rm -rf $(CHECK)/stock
+	@qemu/stock-boot.sh --timeout 300 $(DISTRO_DEB) $(CHECK)/stock > $(CHECK)/stock.log 2>&1 || \
+		{ tail -n 20 $(CHECK)/stock.log; }
+	@STOCK=$(CHECK)/stock $(call run-tests,$(CHECK),tools/tests/stock-log.sh)
 
 # The debug kernel runs about ten times slower under TCG. It boots with
 # 4-level page tables (no5lvl): with LA57 (-cpu max), an interrupt while

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# truth.py truth KMSG.RAW SITES     the truth file (qemu/stock/truth.tsv)
+# truth.py candidates KMSG.RAW SITES [SRC]
+#                                   records no site matches, with the
+#                                   lines of SRC (git tree, tag base)
+#                                   that hold their longest literal run
+#
+# The mechanical half of the truth of a stock boot (qemu/stock-boot.sh).
+# The other half, SITES (qemu/stock/sites.tsv), is written by hand from
+# the source: one line per printk call site of the log, with the
+# KBUILD_MODNAME of its file, the format as compiled and the prefix a
+# wrapper puts in front of it. This script never looks for a site by
+# itself: it only says which of the listed sites a record's text fits,
+# and stops on a record that fits none, or two that the list does not
+# tell apart. kmsg's own matcher is not used.
+#
+# SITES: comments (#) and lines of tab-separated fields
+#   MODNAME  FILE:LINE  PREFIX  FORMAT  [NOTE]
+# MODNAME is "userspace" for the guest's own writes to /dev/kmsg, with
+# FORMAT a regular expression. FORMAT is the whole format as printk()
+# gets it (pr_fmt prefix included, KERN_ level excluded), in C escapes:
+# that of the printk-family call that formats the record. A function that
+# formats the caller's message itself (%pV or vsnprintf: acpi_handle_printk(),
+# __ext4_msg(), sdev_prefix_printk()) is not looked through: its own printk
+# call is the site. A macro that pastes a prefix into the caller's format
+# (ata_link_info(), edac_printk(), con_printk()) is: the pasted format at
+# the caller is the site's. dev_printk() and netdev_*() take the fmt
+# argument, their "%s %s: " prefix is PREFIX. PREFIX is what comes
+# before FORMAT in the record's text: "-" nothing, "DEV" the "%s %s: "
+# of dev_printk(), else a regular expression (netdev's prefix, or
+# a lookahead telling apart the records of a format with little text).
+# FORMAT ending in "\\c" (backslash c) is the first fragment of a record
+# continued with pr_cont(): it matches the start of the text only.
+# A line "=SEQ FILE:LINE" picks the site of record SEQ when several fit.
+import os
+import re
+import subprocess
+import sys
+
+KMSG_DOC = os.environ.get("KMSG_DOC", "build/tools/kmsg-doc")
+CONV = re.compile(r"%(%|[-+ #0]*(\*|\d+)?(\.(\*|\d+))?(hh|h|ll|l|z|t|j|L)?"
+                  r"(p[A-Za-z]*[0-9a-zA-Z]*|[diouxXcsfegEGaA]))")
+
+
+def cunescape(s):
+    out, i = [], 0
+    while i < len(s):
+        c = s[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        n = s[i + 1]
+        i += 2
+        if n in "ntr\\\"'a":
+            out.append({"n": "\n", "t": "\t", "r": "\r", "a": "\a"}.get(n, n))
+        elif n == "x":
+            m = re.match(r"[0-9a-fA-F]{1,2}", s[i:])
+            out.append(chr(int(m.group(), 16)))
+            i += len(m.group())
+        elif n in "01234567":
+            m = re.match(r"[0-7]{1,3}", s[i - 1:])
+            out.append(chr(int(m.group(), 8)))
+            i += len(m.group()) - 1
+        else:
+            raise ValueError("unknown escape \\%s in %r" % (n, s))
+    return "".join(out)
+
+
+def literal(fmt):
+    """the format's own text: what is left without conversions and blanks"""
+    return re.sub(r"\s", "", CONV.sub(lambda m: "%" if m.group(1) == "%" else "", fmt))
+
+
+def fmt_regex(fmt):
+    out, pos = [], 0
+    for m in CONV.finditer(fmt):
+        out.append(re.escape(fmt[pos:m.start()]))
+        out.append("%" if m.group(1) == "%" else "(.*?)")
+        pos = m.end()
+    out.append(re.escape(fmt[pos:]))
+    return "".join(out)
+
+
+class Site:
+    def __init__(self, lineno, fields):
+        self.lineno = lineno
+        self.modname, self.where, self.prefix, fmt = fields[:4]
+        self.note = fields[4] if len(fields) > 4 else ""
+        self.cont = fmt.endswith("\\c")
+        if self.cont:
+            fmt = fmt[:-2]
+        prefix = {"-": "", "DEV": r"\S+ \S+: "}.get(self.prefix, self.prefix)
+        if self.modname == "userspace":
+            self.fmt = None
+            body = fmt
+        else:
+            self.fmt = cunescape(fmt)
+            body = fmt_regex(self.fmt.rstrip("\n"))
+        self.rx = re.compile("^" + prefix + body + ("" if self.cont else "$"), re.S)
+        self.fmt_c = fmt
+
+    def klass(self):
+        if self.modname == "userspace":
+            return "userspace"
+        if not literal(self.fmt):
+            return "noliteral"
+        f = self.fmt[:-1] if self.fmt.endswith("\n") else self.fmt
+        return subprocess.run([KMSG_DOC, "auto-id", self.modname, f], check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+
+def read_sites(path):
+    sites, picks = [], {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("="):
+                seq, where = line[1:].split()
+                picks[int(seq)] = where
+                continue
+            fields = line.split("\t")
+            if len(fields) < 4:
+                sys.exit("%s:%d: fewer than 4 fields" % (path, n))
+            sites.append(Site(n, fields))
+    return sites, picks
+
+
+def read_kmsg(path):
+    recs = []
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith(" "):
+                recs[-1]["dict"].append(line[1:])
+                continue
+            head, text = line.split(";", 1)
+            prio, seq = head.split(",")[:2]
+            text = re.sub(r"\\x([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)), text)
+            recs.append({"prio": int(prio), "seq": int(seq), "text": text, "dict": []})
+    return recs
+
+
+def fits(rec, sites, picks):
+    hits = [s for s in sites if s.rx.match(rec["text"])]
+    if rec["seq"] in picks:
+        hits = [s for s in hits if s.where == picks[rec["seq"]]]
+    return hits
+
+
+def esc(s):
+    return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def truth(kmsg, sitesf):
+    sites, picks = read_sites(sitesf)
+    recs = read_kmsg(kmsg)
+    bad, ids = 0, {}
+    print("# seq\tprio\tid\tmodname\tsite\tformat\tnote")
+    for r in recs:
+        hits = fits(r, sites, picks)
+        if len(hits) > 1:
+            print("seq %d: %d sites fit %r: %s" % (r["seq"], len(hits), r["text"],
+                  " ".join(s.where for s in hits)), file=sys.stderr)
+            bad += 1
+            continue
+        if not hits:
+            # a record no listed site fits: its site was not found (yet)
+            print("\t".join([str(r["seq"]), str(r["prio"] & 7), "unknown", "-", "-", "-",
+                             esc(r["text"])]))
+            continue
+        s = hits[0]
+        if s not in ids:
+            ids[s] = s.klass()
+        print("\t".join([str(r["seq"]), str(r["prio"] & 7), ids[s],
+                         s.modname, s.where, s.fmt_c + ("\\c" if s.cont else ""), s.note]))
+    unused = [s.where for s in sites if s not in ids]
+    if unused:
+        print("sites no record fits: " + " ".join(unused), file=sys.stderr)
+        bad += 1
+    return 1 if bad else 0
+
+
+DIRS = ("arch/x86", "kernel", "mm", "drivers", "fs", "net", "init", "lib",
+        "security", "block", "crypto", "certs", "include")
+
+
+def candidates(kmsg, sitesf, src):
+    sites, picks = read_sites(sitesf)
+    seen = set()
+    for r in read_kmsg(kmsg):
+        if len(fits(r, sites, picks)) == 1:
+            continue
+        text = r["text"]
+        if r["dict"]:
+            text = re.sub(r"^\S+ \S+: ", "", text)
+        runs = re.split(r"[-+]?(?:0x)?[0-9a-fA-F]*[0-9][0-9a-fA-F]*|[][()'=,:]", text)
+        run = max((x.strip() for x in runs), key=len)
+        print("== %d %r   [%s]" % (r["seq"], r["text"], run))
+        if run in seen or len(run) < 4:
+            continue
+        seen.add(run)
+        g = subprocess.run(["git", "-C", src, "grep", "-n", "-F", "-e", run, "--"] +
+                           ["%s/*.[ch]" % d for d in DIRS],
+                           capture_output=True, text=True).stdout
+        for line in g.splitlines()[:6]:
+            print("   " + line[:200])
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 4 and sys.argv[1] == "truth":
+        sys.exit(truth(sys.argv[2], sys.argv[3]))
+    if len(sys.argv) >= 4 and sys.argv[1] == "candidates":
+        candidates(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "build/linux")
+        sys.exit(0)
+    sys.exit(__doc__ if False else "usage: truth.py truth|candidates KMSG.RAW SITES [SRC]")
