@@ -955,8 +955,8 @@ static void pick(struct dm *d, const char *rel, const char *banner,
 		fbr = fallback_release(fb, sizeof(fb));
 	db_installed(dir, &v, &n);
 	print_installed(dir, v, n, fbr);
-	fprintf(stderr, "%s: its messages are not identified: build one from that kernel's package with 'kmsg-doc build-db --release %s --out %s.db linux-image-%s*.deb' or 'make distro-db DISTRO_KERNEL=...', install it with 'kmsg db install %s.db'; --db FILE forces another (ids may be wrong)\n",
-		prog, rel, rel, rel, rel);
+	fprintf(stderr, "%s: its messages are not identified: build a database from that kernel's packages, for Debian with 'make distro-db DISTRO_KERNEL=linux-image-%s-unsigned' in kmsg's source tree, else with 'kmsg-doc build-db --out %s.db --dbg VMLINUX --kbuild-map MAP PACKAGE' (kmsg-doc(1)), and install it with 'kmsg db install %s.db'; --db FILE forces another (ids may be wrong)\n",
+		prog, rel, rel, rel);
 	installed_free(v, n);
 out:
 	free(fbr);

@@ -174,7 +174,7 @@ ids "$tmp/out" > "$tmp/ids"
 check "a log of a kernel with no database: a plain warning, what to do, nothing identified" $rc 0 \
 	"$tmp/err" "kmsg: warning: no database for 6.19.0-9-amd64, the kernel of $tmp/c.log (line 1)
 kmsg: installed: $A, $B (in $dir), $G (kmsg.db); 'kmsg db list' lists them
-kmsg: its messages are not identified: build one from that kernel's package with 'kmsg-doc build-db --release 6.19.0-9-amd64 --out 6.19.0-9-amd64.db linux-image-6.19.0-9-amd64*.deb' or 'make distro-db DISTRO_KERNEL=...', install it with 'kmsg db install 6.19.0-9-amd64.db'; --db FILE forces another (ids may be wrong)" \
+kmsg: its messages are not identified: build a database from that kernel's packages, for Debian with 'make distro-db DISTRO_KERNEL=linux-image-6.19.0-9-amd64-unsigned' in kmsg's source tree, else with 'kmsg-doc build-db --out 6.19.0-9-amd64.db --dbg VMLINUX --kbuild-map MAP PACKAGE' (kmsg-doc(1)), and install it with 'kmsg db install 6.19.0-9-amd64.db'; --db FILE forces another (ids may be wrong)" \
 	"$tmp/ids" "" "$tmp/out" "$(cat "$tmp/c.log")"
 k dmesg --json "$tmp/c.log" > "$tmp/out" 2> /dev/null
 rc=$?
