@@ -542,8 +542,14 @@ static void text_ident(struct dm *d, const struct ident *id)
 	printf("-- %s", id->ids[0]);
 	if (strcmp(a, id->ids[0]))
 		printf(" = %s", a);
-	printf(" at %s:%d %s()%s\n", s->file, s->line, s->function,
-	       id->r.partial ? ", continued" : "");
+	/* a stock kernel's module sites know their function, not their line */
+	if (s->file[0])
+		printf(" at %s:%d", s->file, s->line);
+	else if (s->function[0])
+		printf(" in");
+	if (s->function[0])
+		printf(" %s()", s->function);
+	printf("%s\n", id->r.partial ? ", continued" : "");
 }
 
 static void count(struct dm *d, const struct ident *id, size_t lines)
