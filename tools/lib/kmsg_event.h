@@ -76,6 +76,33 @@ struct kmsg_str {
 	size_t len;
 };
 
+/*
+ * Where a message that was not traced came from: a /dev/kmsg record whose
+ * text was identified against a database (kmsg dmesg --follow). Writers
+ * then leave out what only a trace has (CPU, pid, task) and say how the
+ * text matched.
+ */
+struct kmsg_msg_origin {
+	/* "exact", "printed", "ambiguous", "weak" or "unidentified" */
+	const char *match;
+	/* the call site identified (exact match), else NULL and 0 */
+	const char *file, *function;
+	int line;
+	int facility;		/* the record's syslog facility (0: kernel) */
+	/* the record's SUBSYSTEM= and DEVICE= as they are, else NULL */
+	const char *subsystem, *kernel_device;
+};
+
+/*
+ * Records of /dev/kmsg never read (an overrun, a gap in sequence
+ * numbers): @missed records from seq @first_seq on; @overrun when the
+ * reader was overtaken (read() failed with EPIPE) before them
+ */
+struct kmsg_missed {
+	unsigned long long missed, first_seq;
+	bool overrun;
+};
+
 /* One decoded record */
 struct kmsg_msg {
 	unsigned long long ts;		/* nanoseconds */
@@ -95,6 +122,8 @@ struct kmsg_msg {
 	struct kmsg_str wrap_fmt;
 	const unsigned char *wrap_args;
 	size_t wrap_args_len;
+	/* NULL: a traced record; else identified from text, see above */
+	const struct kmsg_msg_origin *origin;
 };
 
 /*

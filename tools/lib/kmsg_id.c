@@ -152,6 +152,42 @@ static int fail(char *err, size_t errlen, const char *why, const char *what)
 	return -1;
 }
 
+int kmsg_ids_set(struct kmsg_ids *ids, const char *curated,
+		 const char *automatic)
+{
+	size_t len;
+	unsigned int hi;
+	const char *h;
+	char *end;
+
+	memset(ids, 0, sizeof(*ids));
+	if (curated && *curated) {
+		if (strlen(curated) >= sizeof(ids->curated) ||
+		    !kmsg_id_is_curated(curated) ||
+		    parse_curated(curated, false, &len, &ids->number, &hi))
+			goto bad;
+		strcpy(ids->curated, curated);
+		ids->curated_comp_len = len;
+	}
+	if (automatic && *automatic) {
+		h = strrchr(automatic, '.');
+		if (strlen(automatic) >= sizeof(ids->automatic) ||
+		    !kmsg_id_is_auto(automatic) || !h || h[1] != 'h')
+			goto bad;
+		errno = 0;
+		ids->hash = strtoul(h + 2, &end, 16);
+		if (errno || *end)
+			goto bad;
+		strcpy(ids->automatic, automatic);
+		ids->auto_comp_len = h - automatic;
+		ids->auto_known = true;
+	}
+	return 0;
+bad:
+	memset(ids, 0, sizeof(*ids));
+	return -1;
+}
+
 int kmsg_msg_ids(const struct kmsg_msg *m, kmsg_alias_fn alias, void *ctx,
 		 struct kmsg_ids *ids, char *err, size_t errlen)
 {

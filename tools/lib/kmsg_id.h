@@ -78,6 +78,14 @@ typedef int (*kmsg_alias_fn)(void *ctx, const char *auto_id, char *curated,
 int kmsg_msg_ids(const struct kmsg_msg *m, kmsg_alias_fn alias, void *ctx,
 		 struct kmsg_ids *ids, char *err, size_t errlen);
 
+/*
+ * The identifiers of a message identified from its text: @curated
+ * ("comp.N") and @automatic ("<modname>.h<8 hex>"), either NULL or "".
+ * 0, or -1 (@ids emptied) if one is not of its form.
+ */
+int kmsg_ids_set(struct kmsg_ids *ids, const char *curated,
+		 const char *automatic);
+
 /* The identifier of the message: curated, else automatic; NULL if neither is known */
 static inline const char *kmsg_ids_id(const struct kmsg_ids *ids)
 {

@@ -257,7 +257,8 @@ int kmsg_journal_msg(struct kmsg_journal_entry *e, const struct kmsg_msg *m,
 	comp = kmsg_ids_component(ids, &comp_len);
 	ret = kmsg_journal_add(e, "MESSAGE", text, text_len) ||
 	      add_u(e, "PRIORITY", m->level & 7) ||
-	      add_str(e, "SYSLOG_FACILITY", "0") ||
+	      add_u(e, "SYSLOG_FACILITY", m->origin && m->origin->facility > 0 ?
+		    m->origin->facility : 0) ||
 	      add_str(e, "SYSLOG_IDENTIFIER", KMSG_JOURNAL_IDENTIFIER);
 	if (!ret && id) {
 		kmsg_journal_message_id(id, mid);
@@ -272,7 +273,7 @@ int kmsg_journal_msg(struct kmsg_journal_entry *e, const struct kmsg_msg *m,
 	if (!ret && m->version >= 2 && m->modname.len)
 		ret = kmsg_journal_add(e, "KMSG_MODNAME", m->modname.s,
 				       m->modname.len);
-	if (!ret)
+	if (!ret && (m->fmt.s || !m->origin))
 		ret = kmsg_journal_add(e, "KMSG_FORMAT", m->fmt.s, m->fmt.len);
 	if (!ret && (m->flags & KMSG_EVENT_WRAPPED))
 		ret = kmsg_journal_add(e, "KMSG_WRAPPER_FORMAT", m->wrap_fmt.s,
@@ -286,9 +287,9 @@ int kmsg_journal_msg(struct kmsg_journal_entry *e, const struct kmsg_msg *m,
 				       snprintf(b, sizeof(b), "%llu.%06llu",
 						m->ts / 1000000000ULL,
 						m->ts % 1000000000ULL / 1000)) ||
-		      add_u(e, "KMSG_CPU", m->cpu) ||
-		      add_u(e, "KMSG_PID", m->pid);
-	if (!ret && comm)
+		      (!m->origin && (add_u(e, "KMSG_CPU", m->cpu) ||
+				      add_u(e, "KMSG_PID", m->pid)));
+	if (!ret && comm && !m->origin)
 		ret = add_str(e, "KMSG_COMM", comm);
 	if (!ret && (m->flags & KMSG_EVENT_TRUNCATED))
 		ret = add_str(e, "KMSG_TRUNCATED", "1");
@@ -302,6 +303,36 @@ int kmsg_journal_msg(struct kmsg_journal_entry *e, const struct kmsg_msg *m,
 		      (code->line > 0 && add_u(e, "CODE_LINE", code->line));
 	if (!ret && code && code->func && code->func[0])
 		ret = add_str(e, "CODE_FUNC", code->func);
+	if (!ret && m->origin) {
+		const struct kmsg_msg_origin *g = m->origin;
+
+		ret = add_str(e, "KMSG_IDENTIFIED", "text") ||
+		      add_str(e, "KMSG_MATCH", g->match ? g->match :
+			      "unidentified") ||
+		      (g->subsystem && add_str(e, "KMSG_SUBSYSTEM", g->subsystem)) ||
+		      (g->kernel_device &&
+		       add_str(e, "KMSG_KERNEL_DEVICE", g->kernel_device));
+	}
+	return ret ? -ENOMEM : 0;
+}
+
+int kmsg_journal_missed(struct kmsg_journal_entry *e,
+			const struct kmsg_missed *mi)
+{
+	char mid[KMSG_JOURNAL_ID_LEN], b[64];
+	int ret;
+
+	kmsg_journal_reset(e);
+	kmsg_journal_key_id(KMSG_JOURNAL_MISSED_KEY, mid);
+	snprintf(b, sizeof(b), "Missed %llu kernel messages", mi->missed);
+	ret = add_str(e, "MESSAGE", b) || add_str(e, "PRIORITY", "4") ||
+	      add_str(e, "SYSLOG_FACILITY", "0") ||
+	      add_str(e, "SYSLOG_IDENTIFIER", KMSG_JOURNAL_IDENTIFIER) ||
+	      add_str(e, "MESSAGE_ID", mid) ||
+	      add_u(e, "KMSG_MISSED", mi->missed) ||
+	      add_u(e, "KMSG_MISSED_FIRST_SEQ", mi->first_seq) ||
+	      add_u(e, "KMSG_MISSED_LAST_SEQ", mi->first_seq + mi->missed - 1) ||
+	      (mi->overrun && add_str(e, "KMSG_OVERRUN", "1"));
 	return ret ? -ENOMEM : 0;
 }
 

@@ -30,6 +30,12 @@
 #define KMSG_JOURNAL_IDENTIFIER	"kmsg"
 /* The key of the MESSAGE_ID of the entries reporting lost messages */
 #define KMSG_JOURNAL_LOST_KEY	"kmsg:lost"
+/*
+ * The key of the MESSAGE_ID of the entries reporting records of /dev/kmsg
+ * missed (kmsg dmesg --follow): KMSG_JOURNAL_MISSED_ID
+ */
+#define KMSG_JOURNAL_MISSED_KEY	"kmsg:missed"
+#define KMSG_JOURNAL_MISSED_ID	"b29d0b39c13962a4c31e08963e719ac7"
 
 /* The MESSAGE_ID of identifier @id ("kmsgtest.2") in @out */
 void kmsg_journal_message_id(const char *id, char out[KMSG_JOURNAL_ID_LEN]);
@@ -83,6 +89,14 @@ int kmsg_journal_msg(struct kmsg_journal_entry *e, const struct kmsg_msg *m,
  * unknown number), as journald's "Missed N kernel messages".
  */
 int kmsg_journal_lost(struct kmsg_journal_entry *e, int cpu, long long missed);
+
+/*
+ * The entry reporting records of /dev/kmsg never read, as journald's
+ * "Missed N kernel messages": KMSG_MISSED=N, the seqs missed, and
+ * KMSG_OVERRUN=1 when the reader was overtaken
+ */
+int kmsg_journal_missed(struct kmsg_journal_entry *e,
+			const struct kmsg_missed *mi);
 
 /*
  * Text @s for a systemd catalog entry, appended to @out: journalctl -x

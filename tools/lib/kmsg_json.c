@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "kmsg_json.h"
@@ -99,8 +100,11 @@ static int json_site(struct kmsg_strbuf *out, const struct kmsg_msg *m,
 		bad |= kmsg_strbuf_putlit(out, ",\"id\":");
 		bad |= kmsg_json_str(out, id, strlen(id));
 	}
-	bad |= kmsg_strbuf_putlit(out, ",\"format\":");
-	bad |= kmsg_json_str(out, m->fmt.s, m->fmt.len);
+	/* identified from text: no format when no site was */
+	if (m->fmt.s || !m->origin) {
+		bad |= kmsg_strbuf_putlit(out, ",\"format\":");
+		bad |= kmsg_json_str(out, m->fmt.s, m->fmt.len);
+	}
 	if (m->flags & KMSG_EVENT_WRAPPED) {
 		bad |= kmsg_strbuf_putlit(out, ",\"wrapper_format\":");
 		bad |= kmsg_json_str(out, m->wrap_fmt.s, m->wrap_fmt.len);
@@ -179,6 +183,40 @@ void kmsg_json_cache_free(struct kmsg_json_cache *cache)
 	cache->valid = false;
 }
 
+/* What a message identified from text has: how, and the record's device */
+static int json_origin(struct kmsg_strbuf *out, const struct kmsg_msg_origin *o)
+{
+	int bad = 0;
+
+	bad |= kmsg_strbuf_putlit(out, ",\"identified\":\"text\",\"match\":");
+	bad |= kmsg_json_str(out, o->match ? o->match : "unidentified",
+			     strlen(o->match ? o->match : "unidentified"));
+	if (o->file) {
+		bad |= kmsg_strbuf_putlit(out, ",\"source\":{\"file\":");
+		bad |= kmsg_json_str(out, o->file, strlen(o->file));
+		bad |= kmsg_strbuf_putlit(out, ",\"line\":");
+		bad |= kmsg_strbuf_puti(out, o->line);
+		bad |= kmsg_strbuf_putlit(out, ",\"function\":");
+		bad |= kmsg_json_str(out, o->function ? o->function : "",
+				     o->function ? strlen(o->function) : 0);
+		bad |= kmsg_strbuf_putc(out, '}');
+	}
+	if (o->subsystem) {
+		bad |= kmsg_strbuf_putlit(out, ",\"subsystem\":");
+		bad |= kmsg_json_str(out, o->subsystem, strlen(o->subsystem));
+	}
+	if (o->kernel_device) {
+		bad |= kmsg_strbuf_putlit(out, ",\"kernel_device\":");
+		bad |= kmsg_json_str(out, o->kernel_device,
+				     strlen(o->kernel_device));
+	}
+	if (o->facility > 0) {
+		bad |= kmsg_strbuf_putlit(out, ",\"facility\":");
+		bad |= kmsg_strbuf_puti(out, o->facility);
+	}
+	return bad;
+}
+
 int kmsg_json_msg(struct kmsg_strbuf *out, struct kmsg_json_cache *cache,
 		  const struct kmsg_msg *m, const struct kmsg_ids *ids,
 		  const char *comm, const char *text, size_t text_len,
@@ -195,12 +233,15 @@ int kmsg_json_msg(struct kmsg_strbuf *out, struct kmsg_json_cache *cache,
 		bad |= kmsg_strbuf_putlit(out, ",\"seq\":");
 		bad |= kmsg_strbuf_putu(out, m->seq, 0, ' ');
 	}
-	bad |= kmsg_strbuf_putlit(out, ",\"cpu\":");
-	bad |= kmsg_strbuf_puti(out, m->cpu);
-	bad |= kmsg_strbuf_putlit(out, ",\"pid\":");
-	bad |= kmsg_strbuf_puti(out, m->pid);
-	bad |= kmsg_strbuf_putlit(out, ",\"comm\":");
-	bad |= kmsg_json_str(out, comm ? comm : "", comm ? strlen(comm) : 0);
+	/* a record of /dev/kmsg has no CPU and task */
+	if (!m->origin) {
+		bad |= kmsg_strbuf_putlit(out, ",\"cpu\":");
+		bad |= kmsg_strbuf_puti(out, m->cpu);
+		bad |= kmsg_strbuf_putlit(out, ",\"pid\":");
+		bad |= kmsg_strbuf_puti(out, m->pid);
+		bad |= kmsg_strbuf_putlit(out, ",\"comm\":");
+		bad |= kmsg_json_str(out, comm ? comm : "", comm ? strlen(comm) : 0);
+	}
 	bad |= kmsg_strbuf_putlit(out, ",\"level\":");
 	bad |= kmsg_strbuf_putu(out, m->level, 0, ' ');
 	bad |= kmsg_strbuf_putlit(out, ",\"level_name\":\"");
@@ -216,10 +257,44 @@ int kmsg_json_msg(struct kmsg_strbuf *out, struct kmsg_json_cache *cache,
 		bad |= kmsg_strbuf_putlit(out, ",\"driver\":");
 		bad |= kmsg_json_str(out, m->driver.s, m->driver.len);
 	}
+	if (m->origin)
+		bad |= json_origin(out, m->origin);
 	if (m->flags & KMSG_EVENT_TRUNCATED)
 		bad |= kmsg_strbuf_putlit(out, ",\"truncated\":true}");
 	else
 		bad |= kmsg_strbuf_putlit(out, ",\"truncated\":false}");
+	return bad ? -ENOMEM : 0;
+}
+
+/* "Missed N kernel messages" in @b: its length */
+static size_t missed_text(char *b, size_t size, unsigned long long missed)
+{
+	int n = snprintf(b, size, "Missed %llu kernel messages", missed);
+
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+int kmsg_json_missed(struct kmsg_strbuf *out, unsigned long long ts,
+		     const struct kmsg_missed *mi)
+{
+	char b[64];
+	size_t len = missed_text(b, sizeof(b), mi->missed);
+	int bad = 0;
+
+	bad |= kmsg_strbuf_putlit(out, "{\"timestamp\":");
+	bad |= kmsg_strbuf_putu(out, ts / 1000000000ULL, 0, ' ');
+	bad |= kmsg_strbuf_putc(out, '.');
+	bad |= kmsg_strbuf_putu(out, ts % 1000000000ULL / 1000, 6, '0');
+	bad |= kmsg_strbuf_putlit(out, ",\"level\":4,\"level_name\":\"warn\",\"text\":");
+	bad |= kmsg_json_str(out, b, len);
+	bad |= kmsg_strbuf_putlit(out, ",\"missed\":");
+	bad |= kmsg_strbuf_putu(out, mi->missed, 0, ' ');
+	bad |= kmsg_strbuf_putlit(out, ",\"first_seq\":");
+	bad |= kmsg_strbuf_putu(out, mi->first_seq, 0, ' ');
+	bad |= kmsg_strbuf_putlit(out, ",\"last_seq\":");
+	bad |= kmsg_strbuf_putu(out, mi->first_seq + mi->missed - 1, 0, ' ');
+	bad |= kmsg_strbuf_puts(out, mi->overrun ? ",\"overrun\":true}" :
+				",\"overrun\":false}");
 	return bad ? -ENOMEM : 0;
 }
 
@@ -300,6 +375,30 @@ static int otlp_arg(struct kmsg_strbuf *out, const struct kmsg_arg *a)
 	}
 }
 
+/* The request up to the LogRecord's times: its resource and scope */
+static int otlp_head(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
+		     unsigned long long ts)
+{
+	bool first = true;
+	int bad = 0;
+
+	bad |= kmsg_strbuf_putlit(out, "{\"resourceLogs\":[{\"resource\":{\"attributes\":[");
+	bad |= otlp_str(out, &first, "os.type", "linux", 5);
+	if (o->host)
+		bad |= otlp_str(out, &first, "host.name", o->host,
+				strlen(o->host));
+	bad |= kmsg_strbuf_putlit(out, "]},\"scopeLogs\":[{\"scope\":{\"name\":\"kmsg\"},"
+				  "\"logRecords\":[{");
+	if (o->have_boot_time) {
+		bad |= kmsg_strbuf_putlit(out, "\"timeUnixNano\":\"");
+		bad |= kmsg_strbuf_putu(out, o->boot_ns + ts, 0, ' ');
+		bad |= kmsg_strbuf_putlit(out, "\",");
+	}
+	bad |= kmsg_strbuf_putlit(out, "\"observedTimeUnixNano\":\"");
+	bad |= kmsg_strbuf_putu(out, o->observed_ns, 0, ' ');
+	return bad;
+}
+
 int kmsg_otlp_msg(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
 		  const struct kmsg_msg *m, const struct kmsg_ids *ids,
 		  const char *comm, const char *text, size_t text_len,
@@ -311,20 +410,7 @@ int kmsg_otlp_msg(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
 	int bad = 0, i;
 
 	comp = kmsg_ids_component(ids, &comp_len);
-	bad |= kmsg_strbuf_putlit(out, "{\"resourceLogs\":[{\"resource\":{\"attributes\":[");
-	bad |= otlp_str(out, &first, "os.type", "linux", 5);
-	if (o->host)
-		bad |= otlp_str(out, &first, "host.name", o->host,
-				strlen(o->host));
-	bad |= kmsg_strbuf_putlit(out, "]},\"scopeLogs\":[{\"scope\":{\"name\":\"kmsg\"},"
-				  "\"logRecords\":[{");
-	if (o->have_boot_time) {
-		bad |= kmsg_strbuf_putlit(out, "\"timeUnixNano\":\"");
-		bad |= kmsg_strbuf_putu(out, o->boot_ns + m->ts, 0, ' ');
-		bad |= kmsg_strbuf_putlit(out, "\",");
-	}
-	bad |= kmsg_strbuf_putlit(out, "\"observedTimeUnixNano\":\"");
-	bad |= kmsg_strbuf_putu(out, o->observed_ns, 0, ' ');
+	bad |= otlp_head(out, o, m->ts);
 	bad |= kmsg_strbuf_putlit(out, "\",\"severityNumber\":");
 	bad |= kmsg_strbuf_putu(out, kmsg_otlp_severity(m->level), 0, ' ');
 	bad |= kmsg_strbuf_putlit(out, ",\"severityText\":\"");
@@ -382,11 +468,63 @@ int kmsg_otlp_msg(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
 	if (o->user_response)
 		bad |= otlp_str(out, &first, "kmsg.user_response",
 				o->user_response, strlen(o->user_response));
-	bad |= otlp_int(out, &first, "cpu.logical_number", m->cpu);
-	bad |= otlp_int(out, &first, "thread.id", m->pid);
-	if (comm)
-		bad |= otlp_str(out, &first, "thread.name", comm,
-				strlen(comm));
+	if (m->origin) {
+		const struct kmsg_msg_origin *g = m->origin;
+		const char *match = g->match ? g->match : "unidentified";
+
+		bad |= otlp_str(out, &first, "kmsg.identified", "text", 4);
+		bad |= otlp_str(out, &first, "kmsg.match", match, strlen(match));
+		if (g->file) {
+			bad |= otlp_str(out, &first, "code.filepath", g->file,
+					strlen(g->file));
+			bad |= otlp_int(out, &first, "code.lineno", g->line);
+			if (g->function)
+				bad |= otlp_str(out, &first, "code.function",
+						g->function, strlen(g->function));
+		}
+		if (g->subsystem)
+			bad |= otlp_str(out, &first, "kmsg.subsystem",
+					g->subsystem, strlen(g->subsystem));
+		if (g->kernel_device)
+			bad |= otlp_str(out, &first, "kmsg.kernel_device",
+					g->kernel_device,
+					strlen(g->kernel_device));
+		if (g->facility > 0)
+			bad |= otlp_int(out, &first, "kmsg.facility",
+					g->facility);
+	} else {
+		bad |= otlp_int(out, &first, "cpu.logical_number", m->cpu);
+		bad |= otlp_int(out, &first, "thread.id", m->pid);
+		if (comm)
+			bad |= otlp_str(out, &first, "thread.name", comm,
+					strlen(comm));
+	}
+	bad |= kmsg_strbuf_putlit(out, "]}]}]}]}");
+	return bad ? -ENOMEM : 0;
+}
+
+int kmsg_otlp_missed(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
+		     unsigned long long ts, const struct kmsg_missed *mi)
+{
+	bool first = true;
+	char b[64];
+	size_t len = missed_text(b, sizeof(b), mi->missed);
+	int bad = 0;
+
+	bad |= otlp_head(out, o, ts);
+	bad |= kmsg_strbuf_putlit(out, "\",\"severityNumber\":");
+	bad |= kmsg_strbuf_putu(out, kmsg_otlp_severity(4), 0, ' ');
+	bad |= kmsg_strbuf_putlit(out, ",\"severityText\":\"warn\",\"body\":{\"stringValue\":");
+	bad |= kmsg_json_str(out, b, len);
+	bad |= kmsg_strbuf_putlit(out, "},\"attributes\":[");
+	first = true;
+	bad |= otlp_int(out, &first, "kmsg.missed", (long long)mi->missed);
+	bad |= otlp_int(out, &first, "kmsg.first_seq", (long long)mi->first_seq);
+	bad |= otlp_int(out, &first, "kmsg.last_seq",
+			(long long)(mi->first_seq + mi->missed - 1));
+	bad |= kmsg_strbuf_puts(out, mi->overrun ?
+		",{\"key\":\"kmsg.overrun\",\"value\":{\"boolValue\":true}}" :
+		",{\"key\":\"kmsg.overrun\",\"value\":{\"boolValue\":false}}");
 	bad |= kmsg_strbuf_putlit(out, "]}]}]}]}");
 	return bad ? -ENOMEM : 0;
 }

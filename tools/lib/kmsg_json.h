@@ -67,4 +67,14 @@ int kmsg_otlp_msg(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
 		  const char *comm, const char *text, size_t text_len,
 		  const struct kmsg_args *args);
 
+/*
+ * Records of /dev/kmsg missed (kmsg dmesg --follow), reported at @ts (ns,
+ * the next record's time) as a message of their own, as journald's
+ * "Missed N kernel messages": a JSON object, an OTLP request
+ */
+int kmsg_json_missed(struct kmsg_strbuf *out, unsigned long long ts,
+		     const struct kmsg_missed *mi);
+int kmsg_otlp_missed(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
+		     unsigned long long ts, const struct kmsg_missed *mi);
+
 #endif /* KMSG_JSON_H */
