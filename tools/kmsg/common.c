@@ -108,6 +108,8 @@ void usage_docs(FILE *f)
 		"Usage: %s explain [--db FILE] ID...\n"
 		"       %s search [--db FILE] WORD...\n"
 		"       %s dmesg [-x] [--json] [--stats] [--db FILE | --release R] [FILE]\n"
+		"       %s dmesg -w|--follow [--state FILE] [--kmsg-device PATH]\n"
+		"            [--json|--otlp|--journal|--export FILE] [-x] [--db FILE]\n"
 		"       %s manual [--db FILE] DIR\n"
 		"explain: the documentation of messages, by identifier (comp.N).\n"
 		"search: messages whose format or documentation has every WORD.\n"
@@ -121,8 +123,14 @@ void usage_docs(FILE *f)
 		"'kmsg db list'), else kmsg.db if it is for that release; --release R\n"
 		"picks the one of R, --db FILE forces FILE.\n"
 		"manual: DIR/man9/<id>.9 for every message (MANPATH=DIR man\n"
-		"kmsgtest.2) and DIR/kmsg-manual.html, a printable manual.\n",
-		prog, prog, prog, prog);
+		"kmsgtest.2) and DIR/kmsg-manual.html, a printable manual.\n"
+		"dmesg --follow: /dev/kmsg as it grows, each record identified and\n"
+		"written as kmsg live writes messages; records missed reported as\n"
+		"\"Missed N kernel messages\"; --state FILE resumes after the last\n"
+		"record written (default $STATE_DIRECTORY/dmesg-follow.state when\n"
+		"that is set, as for a service); --kmsg-device PATH reads PATH\n"
+		"(a test double: kmsg(1)); --boot-id-file FILE for the boot id.\n",
+		prog, prog, prog, prog, prog);
 }
 
 static int parse_level(const char *s)
@@ -165,8 +173,8 @@ static int parse_levels(const char *list, unsigned int *mask)
 	return ret;
 }
 
-static bool wanted(const struct options *o, const struct kmsg_msg *m,
-		   const struct kmsg_ids *ids)
+bool wanted(const struct options *o, const struct kmsg_msg *m,
+	    const struct kmsg_ids *ids)
 {
 	if (!(o->levels & (1U << m->level)))
 		return false;
@@ -209,22 +217,28 @@ static const char *comm_of(struct state *st, int pid)
 	return st->comm;
 }
 
+/* "[    5.140900] info   ": the time and level of a line of text */
+static int put_head(struct state *st, unsigned long long ts, unsigned int level)
+{
+	return (st->use_color && kmsg_strbuf_puts(&st->line, "\033[32m")) ||
+	       kmsg_strbuf_putc(&st->line, '[') ||
+	       kmsg_strbuf_putu(&st->line, ts / 1000000000ULL, 5, ' ') ||
+	       kmsg_strbuf_putc(&st->line, '.') ||
+	       kmsg_strbuf_putu(&st->line, ts % 1000000000ULL / 1000, 6, '0') ||
+	       kmsg_strbuf_putc(&st->line, ']') ||
+	       (st->use_color && kmsg_strbuf_puts(&st->line, "\033[0m")) ||
+	       kmsg_strbuf_putc(&st->line, ' ') ||
+	       kmsg_strbuf_puts(&st->line, kmsg_level_name(level)) ||
+	       kmsg_strbuf_fill(&st->line, ' ', 7 - strlen(kmsg_level_name(level)));
+}
+
 static int print_text(struct state *st, const struct kmsg_msg *m)
 {
 	const char *c = st->use_color ? level_color(m->level) : "";
 	bool colored = st->use_color && *c;
 
 	st->line.len = 0;
-	if ((st->use_color && kmsg_strbuf_puts(&st->line, "\033[32m")) ||
-	    kmsg_strbuf_putc(&st->line, '[') ||
-	    kmsg_strbuf_putu(&st->line, m->ts / 1000000000ULL, 5, ' ') ||
-	    kmsg_strbuf_putc(&st->line, '.') ||
-	    kmsg_strbuf_putu(&st->line, m->ts % 1000000000ULL / 1000, 6, '0') ||
-	    kmsg_strbuf_putc(&st->line, ']') ||
-	    (st->use_color && kmsg_strbuf_puts(&st->line, "\033[0m")) ||
-	    kmsg_strbuf_putc(&st->line, ' ') ||
-	    kmsg_strbuf_puts(&st->line, kmsg_level_name(m->level)) ||
-	    kmsg_strbuf_fill(&st->line, ' ', 7 - strlen(kmsg_level_name(m->level))) ||
+	if (put_head(st, m->ts, m->level) ||
 	    (colored && kmsg_strbuf_puts(&st->line, c)) ||
 	    kmsg_strbuf_putn(&st->line, st->text.buf, st->text.len) ||
 	    (colored && kmsg_strbuf_puts(&st->line, "\033[0m")) ||
@@ -260,11 +274,10 @@ static int json_explain(struct state *st)
 }
 
 static int print_json(struct state *st, const struct kmsg_msg *m,
-		      const struct kmsg_args *args)
+		      const struct kmsg_args *args, const char *comm)
 {
 	st->line.len = 0;
-	if (kmsg_json_msg(&st->line, &st->json_cache, m, &st->ids,
-			  comm_of(st, m->pid),
+	if (kmsg_json_msg(&st->line, &st->json_cache, m, &st->ids, comm,
 			  st->text.buf, st->text.len, args) ||
 	    (st->opt->explain && json_explain(st)) ||
 	    kmsg_strbuf_putc(&st->line, '\n'))
@@ -286,21 +299,11 @@ void otlp_open(struct state *st, const struct options *o, bool live)
 }
 
 /* --otlp: the message as an ExportLogsServiceRequest of its own */
-static int print_otlp(struct state *st, const struct kmsg_msg *m,
-		      const struct kmsg_args *args)
+/* The observed time, and live the boot time, of the next request */
+static void otlp_times(struct state *st)
 {
-	const char *id = kmsg_ids_id(&st->ids);
 	struct timespec now, mono;
-	struct kmsg_doc doc;
-	bool have_doc = false;
-	int ret;
 
-	if (st->opt->explain && id) {
-		ret = kmsg_docs_get(st->docs, id, &doc);
-		if (ret < 0)
-			return ret;
-		have_doc = !ret;
-	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	st->otlp.observed_ns = now.tv_sec * 1000000000ULL + now.tv_nsec;
 	if (st->otlp_live) {
@@ -315,12 +318,28 @@ static int print_otlp(struct state *st, const struct kmsg_msg *m,
 				   (mono.tv_sec * 1000000000ULL + mono.tv_nsec);
 		st->otlp.have_boot_time = true;
 	}
+}
+
+static int print_otlp(struct state *st, const struct kmsg_msg *m,
+		      const struct kmsg_args *args, const char *comm)
+{
+	const char *id = kmsg_ids_id(&st->ids);
+	struct kmsg_doc doc;
+	bool have_doc = false;
+	int ret;
+
+	if (st->opt->explain && id) {
+		ret = kmsg_docs_get(st->docs, id, &doc);
+		if (ret < 0)
+			return ret;
+		have_doc = !ret;
+	}
+	otlp_times(st);
 	st->otlp.description = have_doc ? doc.description : NULL;
 	st->otlp.user_response = have_doc ? doc.user_response : NULL;
 	st->line.len = 0;
-	ret = kmsg_otlp_msg(&st->line, &st->otlp, m, &st->ids,
-			    comm_of(st, m->pid), st->text.buf, st->text.len,
-			    args) ||
+	ret = kmsg_otlp_msg(&st->line, &st->otlp, m, &st->ids, comm,
+			    st->text.buf, st->text.len, args) ||
 	      kmsg_strbuf_putc(&st->line, '\n') ? -ENOMEM : 0;
 	if (have_doc)
 		kmsg_doc_free(&doc);
@@ -496,14 +515,22 @@ int handle_record(struct state *st, struct tep_record *rec)
 			       translation(st), &st->ropts, &args);
 	if (ret < 0)
 		return ret;
+	return emit_msg(st, &m, &args, comm_of(st, m.pid));
+}
+
+int emit_msg(struct state *st, const struct kmsg_msg *m,
+	     const struct kmsg_args *args, const char *comm)
+{
+	int ret;
+
 	if (st->journal)
-		ret = journal_msg(st, &m, &args, comm_of(st, m.pid));
+		ret = journal_msg(st, m, args, comm);
 	else if (st->opt->json)
-		ret = print_json(st, &m, &args);
+		ret = print_json(st, m, args, comm);
 	else if (st->opt->otlp)
-		ret = print_otlp(st, &m, &args);
+		ret = print_otlp(st, m, args, comm);
 	else
-		ret = print_text(st, &m);
+		ret = print_text(st, m);
 	if (!ret && st->opt->explain && !st->opt->json && !st->opt->otlp &&
 	    !st->journal &&
 	    kmsg_ids_id(&st->ids))
@@ -513,6 +540,30 @@ int handle_record(struct state *st, struct tep_record *rec)
 	if (st->opt->count && ++st->shown >= st->opt->count)
 		st->done = true;
 	return 0;
+}
+
+int emit_missed(struct state *st, unsigned long long ts,
+		const struct kmsg_missed *mi)
+{
+	int ret;
+
+	st->line.len = 0;
+	if (st->journal)
+		return journal_missed(st, ts, mi);
+	if (st->opt->json) {
+		ret = kmsg_json_missed(&st->line, ts, mi);
+	} else if (st->opt->otlp) {
+		otlp_times(st);
+		ret = kmsg_otlp_missed(&st->line, &st->otlp, ts, mi);
+	} else {
+		ret = put_head(st, ts, 4) ||
+		      kmsg_strbuf_printf(&st->line, "Missed %llu kernel messages",
+					 mi->missed) < 0 ? -ENOMEM : 0;
+	}
+	if (ret || kmsg_strbuf_putc(&st->line, '\n'))
+		return -ENOMEM;
+	return fwrite(st->line.buf, 1, st->line.len, stdout) == st->line.len ?
+		0 : -EIO;
 }
 
 void report_lost(struct state *st, int cpu, long long missed)
@@ -806,6 +857,10 @@ static const struct option long_options[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "buffer-kb", required_argument, NULL, 'b' },
 	{ "stats", no_argument, NULL, 'S' },
+	{ "follow", no_argument, NULL, 'w' },
+	{ "kmsg-device", required_argument, NULL, 'K' },
+	{ "state", required_argument, NULL, 's' },
+	{ "boot-id-file", required_argument, NULL, 'I' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -856,7 +911,7 @@ static int parse_options(int argc, char **argv, struct options *o,
 
 	o->color = COLOR_AUTO;
 	o->levels = 0xff;
-	while ((c = getopt_long(argc, argv, "Jc:i:l:n:d:k:xh", long_options,
+	while ((c = getopt_long(argc, argv, "Jc:i:l:n:d:k:xwh", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'J':
@@ -885,6 +940,26 @@ static int parse_options(int argc, char **argv, struct options *o,
 			if (usage != usage_docs)
 				goto bad_opt;
 			o->stats = true;
+			break;
+		case 'w':
+			if (usage != usage_docs)
+				goto bad_opt;
+			o->follow = true;
+			break;
+		case 'K':
+			if (usage != usage_docs)
+				goto bad_opt;
+			o->kmsg_device = optarg;
+			break;
+		case 's':
+			if (usage != usage_docs)
+				goto bad_opt;
+			o->state = optarg;
+			break;
+		case 'I':
+			if (usage != usage_docs)
+				goto bad_opt;
+			o->boot_id_file = optarg;
 			break;
 		case 'L':
 			o->lang = optarg;

@@ -215,8 +215,14 @@ int journal_msg(struct state *st, const struct kmsg_msg *m,
 	}
 	if (j->live_clock)
 		j->boot_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
-	if (id)
+	if (m->origin && m->origin->file) {
+		/* the site the text was identified as */
+		code.file = m->origin->file;
+		code.line = m->origin->line;
+		code.func = m->origin->function;
+	} else if (id) {
 		c = code_of(st, id);
+	}
 	if (c) {
 		code.file = c->file;
 		code.line = c->line;
@@ -242,6 +248,39 @@ int journal_lost(struct state *st, int cpu, long long missed)
 	if (!j->have_time)
 		return 0;	/* nothing dated yet: stderr has it */
 	return ret ? ret : emit(st, j->last_ts);
+}
+
+int journal_missed(struct state *st, unsigned long long ts,
+		   const struct kmsg_missed *mi)
+{
+	struct journal_out *j = st->journal;
+	int ret;
+
+	if (!j->have_time) {
+		j->boot_ns -= ts;
+		j->have_time = true;
+	}
+	if (j->live_clock)
+		j->boot_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+	ret = kmsg_journal_missed(&j->e, mi);
+	if (ret)
+		return ret;
+	j->last_ts = ts;
+	return emit(st, ts);
+}
+
+int journal_flush(struct state *st)
+{
+	struct journal_out *j = st->journal;
+
+	return j && j->export && fflush(j->export) ? -1 : 0;
+}
+
+void journal_set_boot_id(struct state *st, const char *boot_id)
+{
+	struct journal_out *j = st->journal;
+
+	snprintf(j->boot_id, sizeof(j->boot_id), "%s", boot_id);
 }
 
 void journal_close(struct state *st)

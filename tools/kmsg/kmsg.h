@@ -49,6 +49,10 @@ struct options {
 	unsigned long long boot_ns;
 	bool boot_time_set;
 	unsigned long buffer_kb;	/* live --buffer-kb: per CPU, 0: default */
+	bool follow;		/* dmesg --follow: wait for new records */
+	const char *kmsg_device;	/* dmesg: instead of /dev/kmsg */
+	const char *state;	/* dmesg --follow --state FILE */
+	const char *boot_id_file;	/* instead of .../random/boot_id */
 };
 
 /* Decoding and printing kmsg:kmsg records: live and report */
@@ -126,6 +130,20 @@ int state_init(struct state *st, struct options *o, struct tep_handle *tep);
 void state_free(struct state *st);
 /* One record of any event: print it if it is a wanted kmsg message */
 int handle_record(struct state *st, struct tep_record *rec);
+/* Does the message pass the filters (--level, --component, --id)? */
+bool wanted(const struct options *o, const struct kmsg_msg *m,
+	    const struct kmsg_ids *ids);
+/*
+ * Write message @m (its identifiers in st->ids, its text in st->text) as
+ * the options say: text (and -x), --json, --otlp, --journal, --export.
+ * kmsg live and report for traced messages, kmsg dmesg --follow for
+ * records identified from text (@m->origin set). 0 or -errno.
+ */
+int emit_msg(struct state *st, const struct kmsg_msg *m,
+	     const struct kmsg_args *args, const char *comm);
+/* As emit_msg(): records of /dev/kmsg missed, dated @ts (ns) */
+int emit_missed(struct state *st, unsigned long long ts,
+		const struct kmsg_missed *mi);
 /*
  * On stderr, when messages were lost: the ring buffer's count @ring (< 0:
  * unknown, a trace.dat), then what the sequence numbers of the events
@@ -148,6 +166,12 @@ void otlp_open(struct state *st, const struct options *o, bool live);
 int journal_msg(struct state *st, const struct kmsg_msg *m,
 		const struct kmsg_args *args, const char *comm);
 int journal_lost(struct state *st, int cpu, long long missed);
+int journal_missed(struct state *st, unsigned long long ts,
+		   const struct kmsg_missed *mi);
+/* --export's file written out: 0 or -1 (errno) */
+int journal_flush(struct state *st);
+/* _BOOT_ID of --export: the boot being followed (32 hex digits) */
+void journal_set_boot_id(struct state *st, const char *boot_id);
 void journal_close(struct state *st);
 
 /* The commands: argv[0] is the command's name */
