@@ -8,17 +8,22 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kmsg_dmesg.h"
 #include "kmsg_docs.h"
+#include "kmsg_follow.h"
 #include "kmsg_json.h"
 #include "kmsg_match.h"
 #include "kmsg.h"
@@ -1242,6 +1247,487 @@ out:
 	return ret;
 }
 
+/* ---- --follow ---------------------------------------------------------- */
+
+/*
+ * kmsg dmesg --follow: each record of /dev/kmsg as it comes, identified,
+ * written by kmsg live's writers (emit_msg()) as a message with an origin
+ * (struct kmsg_msg_origin): what only a trace has (CPU, task) left out,
+ * how the text matched said. Records missed (overruns, gaps in seq) are
+ * reported as messages of their own; the state file makes a restart go
+ * on after the last record written.
+ */
+
+/* the test double's in-band EPIPE: a datagram of these bytes alone */
+#define FOLLOW_EPIPE		"EPIPE"
+/* records written between two state files at most, when never idle */
+#define FOLLOW_BATCH		1024
+/* /dev/kmsg's records are at most 8 KiB (CONSOLE_EXT_LOG_MAX) */
+#define FOLLOW_REC_MAX		16384
+
+static volatile sig_atomic_t follow_stop;
+
+static void follow_signal(int sig)
+{
+	(void)sig;
+	follow_stop = 1;
+}
+
+struct follow {
+	struct dm *d;
+	struct state st;		/* kmsg live's writers */
+	struct kmsg_follow f;
+	const char *dev;		/* what is read, as messages name it */
+	bool sock;			/* the test double: a SEQPACKET socket */
+	int fd;
+	const char *state_path;		/* NULL: none */
+	char *state_alloc;
+	char boot_id[KMSG_BOOT_ID_LEN];	/* "" when not known */
+	bool have_last;			/* a record written since the start */
+	unsigned long long last;	/* its seq */
+	unsigned long since_state;	/* records written since the state file */
+	unsigned long bad, skipped, written;
+	struct kmsg_strbuf subsys, kdev, body;
+};
+
+/* The boot id of the running kernel (or --boot-id-file): 0 or -1 */
+static int follow_boot_id(struct follow *fw)
+{
+	const char *path = fw->d->o->boot_id_file ?:
+			   "/proc/sys/kernel/random/boot_id";
+	char buf[128];
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+	}
+	if (n < 0 || kmsg_boot_id_parse(buf, n, fw->boot_id)) {
+		fw->boot_id[0] = '\0';
+		fprintf(stderr, "%s: %s: %s\n", prog, path,
+			n < 0 ? strerror(errno) : "not a boot id");
+		return -1;
+	}
+	return 0;
+}
+
+/* The state file: the same boot resumes after its seq. 0 or -1 */
+static int follow_state_load(struct follow *fw)
+{
+	const struct options *o = fw->d->o;
+	const char *dir = getenv("STATE_DIRECTORY");
+	struct kmsg_follow_state s;
+	char err[256];
+	int ret;
+
+	if (o->state) {
+		fw->state_path = o->state;
+	} else if (dir && *dir) {
+		/* a service's StateDirectory= (the first if several) */
+		if (asprintf(&fw->state_alloc, "%.*s/dmesg-follow.state",
+			     (int)strcspn(dir, ":"), dir) < 0)
+			oom();
+		fw->state_path = fw->state_alloc;
+	}
+	if (!fw->state_path)
+		return 0;
+	if (!fw->boot_id[0]) {
+		fprintf(stderr, "%s: %s: no boot id to tell a restart from a new boot\n",
+			prog, fw->state_path);
+		return -1;
+	}
+	ret = kmsg_follow_state_read(fw->state_path, &s, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s: %s (remove it to start over)\n", prog,
+			fw->state_path, err);
+		return -1;
+	}
+	if (ret)
+		return 0;
+	if (strcmp(s.boot_id, fw->boot_id)) {
+		fprintf(stderr, "%s: %s: of another boot: from the first record\n",
+			prog, fw->state_path);
+		return 0;
+	}
+	kmsg_follow_resume(&fw->f, s.seq);
+	fw->have_last = true;
+	fw->last = s.seq;
+	fprintf(stderr, "%s: %s: resuming after seq %llu\n", prog,
+		fw->state_path, s.seq);
+	return 0;
+}
+
+/* The output out, then the state file that accounts for it. 0 or -1 */
+static int follow_sync(struct follow *fw)
+{
+	struct kmsg_follow_state s;
+	int ret;
+
+	if (fflush(stdout) || journal_flush(&fw->st)) {
+		fprintf(stderr, "%s: writing the output: %s\n", prog,
+			strerror(errno));
+		return -1;
+	}
+	if (!fw->state_path || !fw->have_last || !fw->since_state)
+		return 0;
+	memcpy(s.boot_id, fw->boot_id, sizeof(s.boot_id));
+	s.seq = fw->last;
+	ret = kmsg_follow_state_write(fw->state_path, &s);
+	if (ret) {
+		fprintf(stderr, "%s: %s: %s\n", prog, fw->state_path,
+			strerror(-ret));
+		return -1;
+	}
+	fw->since_state = 0;
+	return 0;
+}
+
+static int follow_open(struct follow *fw)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat sb;
+
+	fw->dev = fw->d->o->kmsg_device ?: "/dev/kmsg";
+	if (!stat(fw->dev, &sb) && S_ISSOCK(sb.st_mode)) {
+		/* the test double: one record a datagram (kmsg(1)) */
+		if (strlen(fw->dev) >= sizeof(sa.sun_path)) {
+			fprintf(stderr, "%s: %s: path too long for a socket\n",
+				prog, fw->dev);
+			return -1;
+		}
+		strcpy(sa.sun_path, fw->dev);
+		fw->sock = true;
+		fw->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		if (fw->fd >= 0 &&
+		    (connect(fw->fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+		     fcntl(fw->fd, F_SETFL, O_NONBLOCK))) {
+			close(fw->fd);
+			fw->fd = -1;
+		}
+	} else {
+		fw->fd = open(fw->dev, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	}
+	if (fw->fd < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, fw->dev, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* " KEY=value" lines after a record's text: SUBSYSTEM= and DEVICE= */
+static void follow_dict(struct follow *fw, const char *p, const char *end,
+			bool *subsys, bool *kdev)
+{
+	*subsys = *kdev = false;
+	fw->subsys.len = fw->kdev.len = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p) ?: end;
+
+		if (nl - p > 11 && !memcmp(p, " SUBSYSTEM=", 11)) {
+			fw->subsys.len = 0;
+			if (kmsg_dmesg_unescape(&fw->subsys, p + 11, nl - p - 11))
+				oom();
+			*subsys = true;
+		} else if (nl - p > 8 && !memcmp(p, " DEVICE=", 8)) {
+			fw->kdev.len = 0;
+			if (kmsg_dmesg_unescape(&fw->kdev, p + 8, nl - p - 8))
+				oom();
+			*kdev = true;
+		}
+		p = nl + 1;
+	}
+	if (kmsg_strbuf_putc(&fw->subsys, '\0') ||
+	    kmsg_strbuf_putc(&fw->kdev, '\0'))
+		oom();
+}
+
+/* A record that is none: said, not written (the next gap counts it) */
+static void follow_bad(struct follow *fw, const char *rec, size_t len,
+		       const char *why)
+{
+	struct kmsg_strbuf *b = &fw->d->scratch;
+
+	fw->bad++;
+	b->len = 0;
+	if (kmsg_dmesg_escape(b, rec, len > 80 ? 80 : len))
+		oom();
+	fprintf(stderr, "%s: %s: %s, skipped: \"%s%s\"\n", prog, fw->dev, why,
+		b->buf ? b->buf : "", len > 80 ? "..." : "");
+}
+
+/* One record read (@len bytes at @rec): 0, or -errno to stop */
+static int follow_record(struct follow *fw, const char *rec, size_t len)
+{
+	struct dm *d = fw->d;
+	struct state *st = &fw->st;
+	struct kmsg_msg_origin g = { 0 };
+	struct kmsg_missed mi = { 0 };
+	struct kmsg_dmesg_line l;
+	struct kmsg_args args;
+	struct kmsg_span drv = { 0 }, dev = { 0 };
+	struct kmsg_msg m = { 0 };
+	const char *nl, *label = NULL;
+	bool overrun = fw->f.overrun, has_subsys, has_kdev;
+	struct ident id;
+	long long gap;
+	int pat = -1, ret;
+
+	kmsg_dmesg_parse(rec, len, &l);
+	if (!l.record || l.dict) {
+		follow_bad(fw, rec, len, "not a /dev/kmsg record");
+		return 0;
+	}
+	nl = memchr(rec, '\n', len);
+	gap = kmsg_follow_seq(&fw->f, l.seq, &mi.first_seq);
+	if (gap == KMSG_FOLLOW_SKIP) {
+		fw->skipped++;
+		return 0;
+	}
+	m.ts = l.ts * 1000;
+	if (gap > 0) {
+		mi.missed = gap;
+		mi.overrun = overrun;
+		ret = emit_missed(st, m.ts, &mi);
+		if (ret)
+			return ret;
+	}
+	if (!nl) {
+		fprintf(stderr, "%s: %s: seq %llu: truncated: no newline at its end\n",
+			prog, fw->dev, l.seq);
+		m.flags |= KMSG_EVENT_TRUNCATED;
+	}
+	follow_dict(fw, nl ? nl + 1 : rec + len, rec + len, &has_subsys,
+		    &has_kdev);
+	d->text.len = 0;
+	if (kmsg_dmesg_unescape(&d->text, l.text, l.text_len) ||
+	    kmsg_strbuf_putc(&d->text, '\0'))
+		oom();
+	d->text.len--;
+	d->joined = false;
+	if (l.facility > 0)
+		memset(&id, 0, sizeof(id));
+	else
+		identify(d, d->text.buf, d->text.len, l.level, &id);
+	count(d, &id, 1);
+	memset(&st->ids, 0, sizeof(st->ids));
+	args.n = 0;
+	if (exact(&id) && id.printed[0]) {
+		kmsg_ids_set(&st->ids, id.printed, NULL);
+	} else if (exact(&id)) {
+		const char *a = kmsg_match_id(d->m, id.pats[0]);
+		const struct site *si = site_of(d, id.pats[0]);
+		size_t off = id.r.wrapped ? id.r.inner_off : 0;
+		size_t tl = id.r.wrapped ? id.r.inner_len : d->text.len;
+
+		pat = id.pats[0];
+		kmsg_ids_set(&st->ids, si->curated ? si->curated :
+			     kmsg_id_is_curated(a) ? a : NULL,
+			     kmsg_id_is_auto(a) ? a : NULL);
+		m.fmt.s = si->format;
+		m.fmt.len = strlen(si->format);
+		if (kmsg_id_is_auto(a) && strncmp(a, KMSG_ID_VMLINUX ".h", 9)) {
+			m.modname.s = a;
+			m.modname.len = strrchr(a, '.') - a;
+		}
+		if (id.r.wrapped) {
+			const char *w = d->sites[id.r.wrapper].format;
+
+			m.flags |= KMSG_EVENT_WRAPPED;
+			m.wrap_fmt.s = w;
+			m.wrap_fmt.len = strlen(w);
+		}
+		if (kmsg_match_args(d->m, pat, d->text.buf + off, tl,
+				    id.r.partial && !id.r.wrapped, &args,
+				    &drv, &dev))
+			args.n = 0;
+		g.file = si->file;
+		g.line = si->line;
+		g.function = si->function;
+	}
+	g.match = match_kind(&id);
+	g.facility = l.facility > 0 ? l.facility : 0;
+	g.subsystem = has_subsys ? fw->subsys.buf : NULL;
+	g.kernel_device = has_kdev ? fw->kdev.buf : NULL;
+	/* the device: DEVICE=+subsystem:name, else as the text prints it */
+	if (has_kdev && fw->kdev.buf[0] == '+' && strchr(fw->kdev.buf, ':')) {
+		m.device.s = strchr(fw->kdev.buf, ':') + 1;
+		m.device.len = strlen(m.device.s);
+	} else if (dev.s) {
+		m.device.s = dev.s;
+		m.device.len = dev.len;
+	} else if (has_kdev) {
+		m.device.s = fw->kdev.buf;
+		m.device.len = strlen(fw->kdev.buf);
+	}
+	if (m.device.len && drv.s) {
+		m.driver.s = drv.s;
+		m.driver.len = drv.len;
+	} else if (m.device.len) {
+		m.driver.s = "";
+	}
+	m.version = 2;
+	m.level = l.level >= 0 ? l.level : 6;
+	m.seq = l.seq;
+	m.cpu = m.pid = -1;
+	m.origin = &g;
+	if (!wanted(d->o, &m, &st->ids))
+		goto written;
+	/* text: "<id>: " as kmsg live shows it, after the device's prefix */
+	st->text.len = 0;
+	if (!d->o->json && !d->o->otlp && !st->journal) {
+		size_t at = 0;
+
+		label = kmsg_ids_id(&st->ids);
+		if (label && dev.s && dev.s + dev.len + 2 <= d->text.buf + d->text.len &&
+		    !memcmp(dev.s + dev.len, ": ", 2))
+			at = dev.s + dev.len + 2 - d->text.buf;
+		if (label && memmem(d->text.buf, d->text.len, label, strlen(label)))
+			label = NULL;	/* printed already */
+		fw->body.len = 0;
+		if (kmsg_strbuf_putn(&fw->body, d->text.buf, at) ||
+		    (label && (kmsg_strbuf_puts(&fw->body, label) ||
+			       kmsg_strbuf_puts(&fw->body, ": "))) ||
+		    kmsg_strbuf_putn(&fw->body, d->text.buf + at,
+				     d->text.len - at) ||
+		    kmsg_dmesg_escape(&st->text, fw->body.buf, fw->body.len))
+			oom();
+	} else if (kmsg_strbuf_putn(&st->text, d->text.buf, d->text.len)) {
+		oom();
+	}
+	ret = emit_msg(st, &m, &args, NULL);
+	if (ret)
+		return ret;
+written:
+	fw->have_last = true;
+	fw->last = l.seq;
+	fw->written++;
+	if (++fw->since_state >= FOLLOW_BATCH && follow_sync(fw))
+		return -EIO;
+	return 0;
+}
+
+/* Read until EOF (the test double), a signal or --count. 0 or 1 */
+static int follow_loop(struct follow *fw)
+{
+	char *rec = malloc(FOLLOW_REC_MAX);
+	struct pollfd pfd = { .fd = fw->fd, .events = POLLIN };
+	sigset_t none;
+	ssize_t n;
+	int ret = 0;
+
+	if (!rec)
+		oom();
+	sigemptyset(&none);
+	while (!follow_stop && !fw->st.done) {
+		n = read(fw->fd, rec, FOLLOW_REC_MAX - 1);
+		if (n > 0 && fw->sock && n == sizeof(FOLLOW_EPIPE) - 1 &&
+		    !memcmp(rec, FOLLOW_EPIPE, n)) {
+			n = -1;
+			errno = EPIPE;
+		}
+		if (n > 0) {
+			ret = follow_record(fw, rec, n);
+			if (ret) {
+				fprintf(stderr, "%s: %s\n", prog, strerror(-ret));
+				ret = 1;
+				break;
+			}
+			continue;
+		}
+		if (!n)
+			break;		/* the test double closed */
+		if (errno == EPIPE) {
+			/* overtaken: the next record is the oldest left */
+			kmsg_follow_overrun(&fw->f);
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN) {
+			fprintf(stderr, "%s: %s: %s\n", prog, fw->dev,
+				strerror(errno));
+			ret = 1;
+			break;
+		}
+		/* all read: out, and the state file, before waiting */
+		if (follow_sync(fw)) {
+			ret = 1;
+			break;
+		}
+		/* SIGTERM and SIGINT only ever arrive here */
+		if (ppoll(&pfd, 1, NULL, &none) < 0 && errno != EINTR) {
+			fprintf(stderr, "%s: %s: %s\n", prog, fw->dev,
+				strerror(errno));
+			ret = 1;
+			break;
+		}
+	}
+	free(rec);
+	if (follow_sync(fw))
+		ret = 1;
+	return ret;
+}
+
+static int follow(struct dm *d)
+{
+	struct options *o = d->o;
+	struct sigaction sa = { .sa_handler = follow_signal };
+	struct follow fw = { .d = d, .fd = -1 };
+	struct state *st = &fw.st;
+	sigset_t block;
+	int ret = 1;
+
+	if (o->stats) {
+		fprintf(stderr, "%s: --follow and --stats exclude each other\n",
+			prog);
+		return 1;
+	}
+	/* a state file needs the boot id; else it only dates --export */
+	if (follow_boot_id(&fw) && (o->state || getenv("STATE_DIRECTORY")))
+		return 1;
+	if (follow_state_load(&fw) || follow_open(&fw))
+		goto out;
+	d->input = fw.dev;
+	running_kernel(d);
+	if (begin(d))
+		goto out;
+	st->opt = o;
+	st->docs = d->docs;
+	st->use_color = o->color == COLOR_ALWAYS ||
+		(o->color == COLOR_AUTO && isatty(STDOUT_FILENO));
+	if (o->otlp)
+		otlp_open(st, o, true);
+	if (o->journal || o->export) {
+		if (journal_open(st, o, NULL))
+			goto out;
+		if (fw.boot_id[0])
+			journal_set_boot_id(st, fw.boot_id);
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ret = follow_loop(&fw);
+	if (fw.f.missed || fw.f.overruns || fw.bad)
+		fprintf(stderr, "%s: %s: %llu records missed (%llu overruns), %lu not records\n",
+			prog, fw.dev, fw.f.missed, fw.f.overruns, fw.bad);
+out:
+	journal_close(st);
+	kmsg_json_cache_free(&st->json_cache);
+	kmsg_strbuf_free(&st->line);
+	kmsg_strbuf_free(&st->text);
+	kmsg_strbuf_free(&fw.subsys);
+	kmsg_strbuf_free(&fw.kdev);
+	kmsg_strbuf_free(&fw.body);
+	free(fw.state_alloc);
+	if (fw.fd >= 0)
+		close(fw.fd);
+	return ret;
+}
+
 static int cmd_dmesg(struct dm *d, const char *file)
 {
 	struct options *o = d->o;
@@ -1251,7 +1737,15 @@ static int cmd_dmesg(struct dm *d, const char *file)
 
 	d->forced = o->db || (!o->release && env && *env);
 	d->st.opt = o;
-	ret = read_input(d, file);
+	if (o->follow && file) {
+		fprintf(stderr, "%s: --follow reads /dev/kmsg (or --kmsg-device PATH), not a file\n",
+			prog);
+		return 1;
+	}
+	if (o->follow)
+		ret = follow(d);
+	else
+		ret = read_input(d, file);
 	flush(d);
 	if (d->stats && !ret)
 		print_stats(d);
