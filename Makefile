@@ -68,7 +68,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	xz-utils file perl gzip rsync time pkg-config libtraceevent-dev libtracefs-dev \
 	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db \
 	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote locales \
-	dpkg-dev binutils bsdutils libarchive-dev libdw-dev zstd lz4 bzip2
+	dpkg-dev binutils bsdutils libarchive-dev libdw-dev zstd lz4 bzip2 systemd
 
 .PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db bench-dmesg \
 	distro-db check deb \
@@ -309,7 +309,8 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/tests/manpage.sh tools/tests/otlp.sh tools/tests/deb.sh \
 	tools/tests/limits.sh tools/tests/tap-trap.sh tools/tests/dwarf.sh \
 	tools/tests/dbselect.sh tools/tests/sites.sh tools/tests/unpack.sh \
-	tools/tests/distro-db.sh tools/tests/docs-session.sh tools/tests/follow.sh
+	tools/tests/distro-db.sh tools/tests/docs-session.sh tools/tests/follow.sh \
+	tools/tests/service.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check

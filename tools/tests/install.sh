@@ -39,9 +39,11 @@ lib=$(pkg-config --variable=libdir libtraceevent)/libtraceevent.so
 strings "$(realpath "$lib")" | grep -qxF "$plugins"
 ok $? "the plugin's directory is libtraceevent's own ($plugins)"
 
-grep -qx "ExecStart=$prefix/bin/kmsg live --journal" \
-	"$root$prefix/lib/systemd/system/kmsg-journal.service"
-ok $? "kmsg-journal.service runs the installed kmsg live --journal"
+unit=$root$prefix/lib/systemd/system/kmsg-journal.service
+grep -q "exec $prefix/bin/kmsg live --journal; fi" "$unit" &&
+	grep -q "exec $prefix/bin/kmsg dmesg --follow --journal'\$" "$unit" &&
+	! grep -q @BINDIR@ "$unit"
+ok $? "kmsg-journal.service runs the installed kmsg live --journal, or kmsg dmesg --follow --journal"
 
 # hardened, with what kmsg live needs left: tracefs in /sys writable
 unit=$root$prefix/lib/systemd/system/kmsg-journal.service
