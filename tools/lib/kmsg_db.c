@@ -39,7 +39,8 @@ static const char schema_sql[] =
 	"\tobject TEXT NOT NULL,\t\t-- 'vmlinux' or the module's name\n"
 	"\tdevice INTEGER NOT NULL,\t-- 1 if prefix is not NULL\n"
 	"\tprefix TEXT,\t\t\t-- printed before: '%s %s: ' of dev_*()\n"
-	"\tcont INTEGER NOT NULL\t\t-- 1 for KERN_CONT: continues a line\n"
+	"\tcont INTEGER NOT NULL,\t\t-- 1 for KERN_CONT: continues a line\n"
+	"\tkind TEXT\t\t\t-- the call, read from code: 'printk', 'dev', ...\n"
 	");\n"
 	"-- one row per documented message\n"
 	"CREATE TABLE docs (\n"
@@ -163,7 +164,7 @@ static int put_msgs(struct db *d, const struct kmsg_db_input *in)
 	size_t i;
 	int ret = -1;
 
-	if (db_prepare(d, "INSERT INTO messages (id, component, number, level, format, file, line, function, object, device, prefix, cont) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	if (db_prepare(d, "INSERT INTO messages (id, component, number, level, format, file, line, function, object, device, prefix, cont, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		       &st))
 		return -1;
 	for (i = 0; i < in->nmsgs; i++) {
@@ -184,7 +185,8 @@ static int put_msgs(struct db *d, const struct kmsg_db_input *in)
 		    bind_text(d, st, 9, m->object) ||
 		    bind_int(d, st, 10, m->device) ||
 		    bind_text(d, st, 11, m->prefix) ||
-		    bind_int(d, st, 12, m->cont) || step(d, st))
+		    bind_int(d, st, 12, m->cont) ||
+		    bind_text(d, st, 13, m->kind) || step(d, st))
 			goto out;
 	}
 	ret = 0;

@@ -36,6 +36,11 @@ echo "sites: $sites ($modsites of $modules modules, $vmsites built in)" | diag
 ok $? "the sites of the package's modules: $modsites of $modules modules"
 [ "$vmsites" -ge 10000 ]
 ok $? "the sites of vmlinux, from its code and the -dbg DWARF: $vmsites"
+kinds=$(q "$db" "SELECT group_concat(kind, ' ') FROM (SELECT DISTINCT kind
+	FROM messages WHERE kind IN ('printk', 'dev', 'netdev', 'dyndbg', 'warn')
+	ORDER BY kind)")
+[ "$kinds" = "dev dyndbg netdev printk warn" ]
+ok $? "each site says its kind of call: printk, dev_*, netdev_*, dynamic debug, WARN ($kinds)"
 bad=$(q "$db" "SELECT count(*) FROM messages WHERE component = '' OR
 	id NOT LIKE component || '.h%'")
 [ "$bad" = 0 ]
