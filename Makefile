@@ -340,7 +340,8 @@ check: host-tests guest-check record-tests guest-check-debug storm-report stock-
 # exit status in DIR/host-<name>.rc
 run-tests = KSRC=$(KSRC) KOBJ=$(KOBJ) TOOLS=$(TOOLS) RECORD=$(CHECK)/record \
 	MODROOT=$(MODROOT) DOCS_DB=$(DOCS_DB) \
-	DISTRO_DB=$(DISTRO_DB)/$(DISTRO_RELEASE).db qemu/run-tests.sh $(1) $(2)
+	DISTRO_DB=$(DISTRO_DB)/$(DISTRO_RELEASE).db DISTRO_DEB=$(DISTRO_DEB) \
+	qemu/run-tests.sh $(1) $(2)
 
 host-tests: kernel tools docs-db distro-db
 	@rm -rf $(CHECK) && mkdir -p $(CHECK)

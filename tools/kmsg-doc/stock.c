@@ -92,6 +92,10 @@ static int blob_cb(const struct kmsg_blob *b, void *arg)
 	switch (b->kind) {
 	case KMSG_BLOB_MODULE:
 		if (kmsg_sites_read(b->name, b->data, b->size, NULL, &c->sites, &err)) {
+			/* a member's name is the package's: no terminal controls */
+			for (char *q = err; *q; q++)
+				if ((unsigned char)*q < ' ' || *q == 0x7f)
+					*q = '?';
 			error_msg(c, err);
 			free(err);
 			s->failed = true;
@@ -241,6 +245,22 @@ static int read_builtin(struct ctx *c, const char *input)
 	size_t first = c->sites.n, left, amb;
 	char e[512];
 
+	if (c->banner) {
+		char *b = file_banner(c->opt.dbg, NULL);
+
+		if (!b || strcmp(b, c->banner)) {
+			char *msg = kmsg_xprintf("%s: not the vmlinux of %s: its banner is %s%s%s, the kernel's \"%s\"",
+						 c->opt.dbg, input, b ? "\"" : "",
+						 b ? b : "missing", b ? "\"" : "",
+						 c->banner);
+
+			error_msg(c, msg);
+			free(msg);
+			free(b);
+			return -1;
+		}
+		free(b);
+	}
 	if (!c->opt.kbuild_map) {
 		error_msg(c, "kmsg-doc: --dbg needs --kbuild-map FILE, kbuild's view of the configuration (tools/kbuild-modnames.sh)");
 		return -1;

@@ -124,6 +124,11 @@ int kmsg_follow_state_parse(const char *text, size_t len,
 		}
 		seq = seq * 10 + (unsigned int)(v[i] - '0');
 	}
+	/* the next would wrap to 0: no /dev/kmsg gets there */
+	if (seq == ~0ULL) {
+		snprintf(err, errlen, "line 2: seq out of range");
+		return -1;
+	}
 	if (p != end) {
 		snprintf(err, errlen, "line 3: more than a boot id and a seq");
 		return -1;
@@ -176,7 +181,12 @@ int kmsg_follow_state_write(const char *path,
 		return -ENOMEM;
 	len = snprintf(buf, sizeof(buf), "boot_id=%s\nseq=%llu\n", s->boot_id,
 		       s->seq);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a new file: not one a symlink in the directory points to */
+	if (unlink(tmp) && errno != ENOENT) {
+		ret = -errno;
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
 		goto out;

@@ -91,7 +91,8 @@ int kmsg_modmap_parse(struct kmsg_modmap *m, const char *name,
 		     tok = strtok_r(NULL, " ", &save))
 			f[nf++] = tok;
 		/* fields are single-space separated, the line not padded */
-		if (nf == 3 && (size_t)(f[2] + strlen(f[2]) - line) == n &&
+		if (nf == 3 && f[0] == line &&
+		    (size_t)(f[2] + strlen(f[2]) - line) == n &&
 		    f[1] == f[0] + strlen(f[0]) + 1 && f[2] == f[1] + strlen(f[1]) + 1)
 			problem = check_fields(f, nf);
 		else

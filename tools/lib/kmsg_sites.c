@@ -135,7 +135,11 @@ static int family_of(const char *name)
 struct sec {
 	Elf64_Shdr sh;
 	const char *name;
+	size_t rela;		/* its (first) RELA section, 0 if none */
 };
+
+/* More sections than this is no kernel object: 2^18, amdgpu.ko has 10^4 */
+#define SECTIONS_MAX	(1u << 18)
 
 /* a symbol of the symbol table, by index (ET_REL) */
 struct sym {
@@ -340,6 +344,10 @@ static bool read_headers(struct so *o)
 		bad(o, "section headers beyond the end of the file");
 		return false;
 	}
+	if (o->nsec > SECTIONS_MAX) {
+		bad(o, "%zu sections, more than a kernel object has", o->nsec);
+		return false;
+	}
 	o->secs = kmsg_xcalloc(o->nsec, sizeof(*o->secs));
 	for (i = 0; i < o->nsec; i++)
 		memcpy(&o->secs[i].sh, p + shoff + i * sizeof(Elf64_Shdr),
@@ -349,10 +357,13 @@ static bool read_headers(struct so *o)
 		return false;
 	}
 	for (i = 1; i < o->nsec; i++) {
-		uint64_t nm = o->secs[i].sh.sh_name;
+		uint64_t nm = o->secs[i].sh.sh_name, t = o->secs[i].sh.sh_info;
 
 		if (nm < n && memchr(strs + nm, '\0', n - nm))
 			o->secs[i].name = (const char *)strs + nm;
+		if (o->secs[i].sh.sh_type == SHT_RELA && t < o->nsec &&
+		    !o->secs[t].rela)
+			o->secs[t].rela = i;
 	}
 	return true;
 }
@@ -555,10 +566,8 @@ static bool read_rels(struct so *o, size_t target, size_t symtab,
 
 	*rels = NULL;
 	*nrels = 0;
-	for (i = 1; i < o->nsec; i++)
-		if (o->secs[i].sh.sh_type == SHT_RELA && o->secs[i].sh.sh_info == target)
-			break;
-	if (i == o->nsec)
+	i = o->secs[target].rela;
+	if (!i)
 		return true;
 	d = sec_data(o, i, &n);
 	if (!d)
@@ -883,6 +892,7 @@ static char *module_name(struct so *o)
 	const char *base = strrchr(o->path, '/');
 	size_t i = find_sec(o, ".modinfo"), n, p = 0;
 	const unsigned char *d;
+	char *name;
 
 	if (i && (d = sec_data(o, i, &n))) {
 		while (p < n) {
@@ -894,13 +904,18 @@ static char *module_name(struct so *o)
 			p += len + 1;
 		}
 	}
+	/*
+	 * No name= (kernels before 5.3): kbuild's KBUILD_MODNAME of a
+	 * module, its file name without .ko (and a compression suffix),
+	 * '-' made '_'
+	 */
 	base = base ? base + 1 : o->path;
-	n = strlen(base);
-	if (n > 3 && !strcmp(base + n - 3, ".ko"))
-		n -= 3;
-	else if (n > 2 && !strcmp(base + n - 2, ".o"))
-		n -= 2;
-	return kmsg_xstrndup(base, n);
+	n = strcspn(base, ".");
+	name = kmsg_xstrndup(base, n);
+	for (p = 0; p < n; p++)
+		if (name[p] == '-')
+			name[p] = '_';
+	return name;
 }
 
 static bool read_rel(struct so *o)

@@ -8,7 +8,8 @@
 # (the same source: the same automatic id), and kmsg dmesg picks it for
 # the log of that kernel booted in the guest (qemu/stock/kmsg.raw) and
 # identifies most of it.  TAP output.  DISTRO_DB: the database; DOCS_DB:
-# the guest's; TOOLS: the tools' build directory.
+# the guest's; DISTRO_DEB: the package it was built from; KOBJ: the
+# guest's build; TOOLS: the tools' build directory.
 set -u
 here=$(dirname "$(realpath "$0")")
 tmp=$(mktemp -d)
@@ -64,6 +65,19 @@ read -r both differ <<<"$(sqlite3 -batch -noheader "$db" "ATTACH '$DOCS_DB' AS g
 echo "formats of one module in both, built in: $both; of another module: $differ" | diag
 [ "$both" -ge 1500 ] && [ "$differ" = 0 ]
 ok $? "every built-in format both databases hold has the same module name ($both formats)"
+
+# the DWARF of another build's vmlinux would give this kernel's formats
+# another kernel's modules: refused
+if [ -s "${DISTRO_DEB:-}" ] && [ -s "${KOBJ:-}/vmlinux" ]; then
+	"$tools/kmsg-doc" build-db --out "$tmp/other.db" --dbg "$KOBJ/vmlinux" \
+		--kbuild-map /dev/null "$DISTRO_DEB" > "$tmp/other.out" 2>&1
+	rc=$?
+	[ $rc = 1 ] && [ ! -e "$tmp/other.db" ] &&
+		grep -qF "$KOBJ/vmlinux: not the vmlinux of $DISTRO_DEB: its banner is \"Linux version 6.12.118+ (" "$tmp/other.out"
+	ok $? "--dbg with the vmlinux of another build: refused, said, no database (exit $rc)"
+else
+	bail "no DISTRO_DEB or KOBJ/vmlinux to check --dbg against"
+fi
 
 # kmsg dmesg: the database for the log's kernel, picked from a directory
 mkdir -p "$tmp/dbdir"

@@ -119,6 +119,7 @@ badmap "b.o b b.c x" 'not three fields "OBJECT MODNAME SOURCE"'
 badmap "b.c b b.c" "the object does not end in .o"
 badmap "b.o b-c b.c" "a modname has only letters, digits, '_' and ':'"
 badmap "b.o  b b.c" "fields not separated by one space"
+badmap " b.o b b.c" "fields not separated by one space"
 badmap "b.o b\\tx b.c" "a control character"
 badmap "" "an empty line"
 printf 'a.o a a.c\nb.o b b.c\na.o c c.c\n' > "$tmp/bad"

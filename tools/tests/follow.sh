@@ -142,13 +142,22 @@ follow s4 "$(rec 1)$nl" "$(rec 2)$nl" -- --json --state "$st" --boot-id-file "$t
 rc=$?
 [ $rc = 0 ] || diag "$tmp/s4.err" "$tmp/s4.out"
 ok $rc "a new boot id: from the first record, the state of the new boot"
-printf 'boot_id=xyz\nseq=2\n' > "$tmp/bad.state"
-follow s5 "$(rec 1)$nl" -- --json --state "$tmp/bad.state"
-[ "$(cat "$tmp/s5.rc")" = 1 ] && [ ! -s "$tmp/s5.out" ] &&
-	grep -q 'bad.state: line 1: not "boot_id=" and a boot id (remove it to start over)' "$tmp/s5.err"
-rc=$?
-[ $rc = 0 ] || diag "$tmp/s5.err"
-ok $rc "a damaged state file: exit 1, why, nothing written"
+# bad_state NAME TEXT WHY DESCRIPTION: a state file kmsg refuses, saying WHY
+bad_state() {
+	printf '%b' "$2" > "$tmp/$1.state"
+	follow "$1" "$(rec 1)$nl" -- --json --state "$tmp/$1.state"
+	[ "$(cat "$tmp/$1.rc")" = 1 ] && [ ! -s "$tmp/$1.out" ] &&
+		grep -qF "$1.state: $3" "$tmp/$1.err"
+	rc=$?
+	[ $rc = 0 ] || diag "$tmp/$1.err"
+	ok $rc "$4"
+}
+bad_state s5 'boot_id=xyz\nseq=2\n' \
+	'line 1: not "boot_id=" and a boot id (remove it to start over)' \
+	"a damaged state file: exit 1, why, nothing written"
+bad_state s6 'boot_id=0123456789abcdef0123456789abcdef\nseq=18446744073709551615\n' \
+	'line 2: seq out of range' \
+	"a state file whose next seq would wrap to 0: refused, not everything written again"
 
 # SIGTERM: what was read is out, the state written, exit 0
 rm -f "$st"

@@ -49,6 +49,16 @@ r=$?
 [ $rc = 0 ] && [ $r = 0 ]
 ok $? "the test module: each site, kind, level, prefix, format, func, dynamic debug line"
 
+# without name= in .modinfo (kernels before 5.3): kbuild's name of the
+# module file, not the file's name: snd-foo.ko.xz is snd_foo
+gcc -O2 -mcmodel=kernel -fno-pic -fno-pie -DNO_MODINFO_NAME -c \
+	-o "$tmp/snd-foo.ko.xz" "$here/data/sites-module.c" &&
+	"$dump" "$tmp/snd-foo.ko.xz" > "$tmp/noname.out" 2>&1
+# (a dynamic debug descriptor names its module itself)
+awk -F '\t' '$1 !~ /^dyndbg/ { print $5 }' "$tmp/noname.out" | sort -u > "$tmp/noname.mods"
+[ "$(cat "$tmp/noname.mods")" = snd_foo ]
+ok $? "no name= in .modinfo: the module is named as kbuild names it, snd_foo (got: $(tr '\n' ' ' < "$tmp/noname.mods"))"
+
 # damage FILE WHAT: a copy of the module with one field changed
 damage() {
 	python3 - "$tmp/m.o" "$tmp/bad.o" "$1" <<'PY'

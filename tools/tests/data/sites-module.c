@@ -22,7 +22,9 @@ extern void other(const char *s);
 static struct _ddebug dd __attribute__((used, section("__dyndbg"))) = {
 	"sitetest", "f_dbg", "sites-module.c", "dbg %d\n", 42, 0x3f, 0, { 0, 0 }
 };
+#ifndef NO_MODINFO_NAME
 const char modinfo[] __attribute__((section(".modinfo"))) = "name=sitetest";
+#endif
 
 void f_printk(int x) { _printk("\0013hello %d\n", x); }
 void f_dev(void *dev, int x) { _dev_err(dev, "bad %d\n", x); }
