@@ -1607,6 +1607,18 @@ written:
 	return 0;
 }
 
+/*
+ * SIGTERM or SIGINT pending: they are blocked but in ppoll(), which a
+ * reader that never catches up with a storm does not reach
+ */
+static bool follow_signalled(void)
+{
+	sigset_t set;
+
+	return !sigpending(&set) && (sigismember(&set, SIGTERM) == 1 ||
+				     sigismember(&set, SIGINT) == 1);
+}
+
 /* Read until EOF (the test double), a signal or --count. 0 or 1 */
 static int follow_loop(struct follow *fw)
 {
@@ -1619,7 +1631,7 @@ static int follow_loop(struct follow *fw)
 	if (!rec)
 		oom();
 	sigemptyset(&none);
-	while (!follow_stop && !fw->st.done) {
+	while (!follow_stop && !fw->st.done && !follow_signalled()) {
 		n = read(fw->fd, rec, FOLLOW_REC_MAX - 1);
 		if (n > 0 && fw->sock && n == sizeof(FOLLOW_EPIPE) - 1 &&
 		    !memcmp(rec, FOLLOW_EPIPE, n)) {
@@ -1655,7 +1667,7 @@ static int follow_loop(struct follow *fw)
 			ret = 1;
 			break;
 		}
-		/* SIGTERM and SIGINT only ever arrive here */
+		/* SIGTERM and SIGINT are delivered only here */
 		if (ppoll(&pfd, 1, NULL, &none) < 0 && errno != EINTR) {
 			fprintf(stderr, "%s: %s: %s\n", prog, fw->dev,
 				strerror(errno));
@@ -1692,6 +1704,8 @@ static int follow(struct dm *d)
 	running_kernel(d);
 	if (begin(d))
 		goto out;
+	/* the database of the running kernel, as for a log's first line */
+	next_line(d, 1);
 	st->opt = o;
 	st->docs = d->docs;
 	st->use_color = o->color == COLOR_ALWAYS ||

@@ -119,6 +119,25 @@ cat > "$tmp/text.want" <<EOF2
 EOF2
 same text "$tmp/text.want" "text: the id before the text, as kmsg live; missed 2"
 
+# without --db: the database installed for the running kernel's release
+# (kmsg-journal.service runs it so)
+rel=$(uname -r)
+mkdir -p "$tmp/dbdir"
+"$tools/kmsg-doc" build-db --release "$rel" --out "$tmp/dbdir/$rel.db" \
+	"$tmp/fw.o" >> "$tmp/build.log" 2>&1
+s=$tmp/pick.sock
+python3 "$here/kmsg_double.py" "$s" "$r_link" &
+pids+=($!)
+for _ in $(seq 100); do [ -S "$s" ] && break; sleep 0.05; done
+env -u STATE_DIRECTORY -u KMSG_DB KMSG_DB_DIR="$tmp/dbdir" "$tools/kmsg" dmesg \
+	--follow --kmsg-device "$s" --json > "$tmp/pick.out" 2> "$tmp/pick.err"
+rc=$?
+[ $rc = 0 ] && grep -qxF "kmsg: using database for $rel ($tmp/dbdir/$rel.db)" "$tmp/pick.err" &&
+	grep -q "\"id\":\"$L1\"" "$tmp/pick.out"
+rc=$?
+[ $rc = 0 ] || diag "$tmp/pick.err" "$tmp/pick.out"
+ok $rc "no --db: the database installed for the running kernel ($rel) identifies the record"
+
 # the state file: a restart of the same boot
 st=$tmp/state
 follow s1 "$(rec 1)$nl" "$(rec 2)$nl" "$(rec 3)$nl" -- --json --state "$st"
