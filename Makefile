@@ -318,7 +318,8 @@ CHECK := $(BUILD)/check
 # What the summary asks of every guest console: the storms' quiet windows
 # (selftests/kmsg), the emulator's own lines excused in them
 SUMMARY_CONSOLE_ARGS := --require-window kmsg_storm.sh \
-	--require-window small.overrun --allow qemu/console.allow
+	--require-window small.overrun --require-window kmsg_follow.sh \
+	--allow qemu/console.allow
 
 # The kselftests run twice: on the guest kernel, then on the debug kernel
 # (KASAN, UBSAN, lockdep, KFENCE), where any report they print fails;
