@@ -176,6 +176,15 @@ check() {	# check FILE...
 	}'
 }
 
+# said_ok "MISSED OVERRUNS NOTRECORDS" MISSED OVERRUNS: what kmsg said at
+# its end agrees with its output: the same missed, no bad record, and the
+# overruns of its gaps, or one more (an EPIPE read last, when SIGTERM
+# came before the record that would have shown its gap)
+said_ok() {
+	echo "$1 $2 $3" | awk '{ exit !(NF == 5 && $1 == $4 && $3 == 0 &&
+		($2 == $5 || $2 == $5 + 1)) }'
+}
+
 # "kmsg: /dev/kmsg: N records missed (M overruns), K not records" of ERR
 # as "N M K" ("0 0 0" without one)
 totals() {	# totals ERR
@@ -257,8 +266,10 @@ cap=$((cap - low + 1))
 echo "# the log buffer holds $cap records of the storm (from seq $low)"
 storm16=$(grep -c '"text":"kmsgtest.16: context ' "$tmp/out1")
 id16=$(grep '"text":"kmsgtest.16: context ' "$tmp/out1" | grep -c '"id":"kmsgtest.16"')
+# (the debug kernel is another build of the release the database is of:
+# that warning is right, and the only one allowed)
 [ -n "$db" ] && [ -r "$db" ] && [ "$storm16" -gt 0 ] && [ "$id16" = "$storm16" ] &&
-	! grep -q 'warning' "$tmp/err1"
+	! grep 'warning' "$tmp/err1" | grep -qv "is another build of $release than the database's"
 ok $? "kmsg dmesg --follow picks the guest's database ${db:-(none)} for $release: $id16 of $storm16 storm records kmsgtest.16"
 
 # the storm goes on in the background while run 1 is stopped by SIGTERM
@@ -317,7 +328,7 @@ set -- $c1
 [ $rc = 0 ] || set -- - - - - - -
 t1=$(totals "$tmp/err1")
 echo "# run 1: $1 records, $2 missed in $3 gaps ($4 overruns), seq $5 to $6; kmsg said: $t1 (missed, overruns, not records)"
-[ $rc = 0 ] && [ "$4" -ge 1 ] && [ "$t1" = "$2 $4 0" ]
+[ $rc = 0 ] && [ "$4" -ge 1 ] && said_ok "$t1" "$2" "$4"
 ok $? "run 1: every seq from $5 to $6 once, written or missed, $4 overruns$(why $rc "$c1")"
 
 # --- run 2: after an overrun while no kmsg ran ----------------------------
@@ -365,7 +376,7 @@ set -- $c2
 [ $rc = 0 ] || set -- - - - - - -
 t2=$(totals "$tmp/err2")
 echo "# run 2: $1 records, $2 missed in $3 gaps ($4 overruns), seq $5 to $6; kmsg said: $t2"
-[ $rc = 0 ] && [ $rc2 = 0 ] && [ "$4" -ge 1 ] && [ "$t2" = "$2 $4 0" ] &&
+[ $rc = 0 ] && [ $rc2 = 0 ] && [ "$4" -ge 1 ] && said_ok "$t2" "$2" "$4" &&
 	[ "$5" = $((r1 + 1)) ] && [ "$6" = "$r2" ]
 ok $? "run 2: every seq from $5 to $6 once, written or missed, $4 overruns, stopped by SIGTERM (status $rc2)$(why $rc "$c2")"
 
