@@ -136,9 +136,11 @@ $(KOBJ_DEBUG)/.config: qemu/kernel.config qemu/kernel-debug.config qemu/kconfig.
 # --- Debian's stock kernel --------------------------------------------------
 # Its vmlinuz and modules, unmodified, under QEMU (TCG): the whole log as
 # /dev/kmsg records (build/stock/kmsg.raw) and dmesg -r text.
-DISTRO_DEB ?= $(firstword $(wildcard $(BUILD)/distro/linux-image-*-unsigned_*.deb))
-# the package make distro-db fetched, unless DISTRO_DEB names another
-DISTRO_DEB ?= $(firstword $(wildcard $(BUILD)/distro/$(DISTRO_KERNEL)_*.deb))
+# The package make distro-db fetched for DISTRO_KERNEL, unless DISTRO_DEB
+# names another; else any linux-image package there (one line: a second
+# ?= never applies, as the first defines it even when empty)
+DISTRO_DEB ?= $(firstword $(wildcard $(BUILD)/distro/$(DISTRO_KERNEL)_*.deb) \
+	$(wildcard $(BUILD)/distro/linux-image-*-unsigned_*.deb))
 stock-boot:
 	@[ -n "$(DISTRO_DEB)" ] || { echo "stock-boot: set DISTRO_DEB to a linux-image .deb, or run make distro-db first" >&2; exit 1; }
 	@qemu/stock-boot.sh --timeout $(if $(filter-out 600,$(TIMEOUT)),$(TIMEOUT),300) $(DISTRO_DEB) $(BUILD)/stock
