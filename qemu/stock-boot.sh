@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# stock-boot.sh [--timeout SEC] DEB|IMGDIR OUTDIR
+# stock-boot.sh [--timeout SEC] [--follow TOOL DB] DEB|IMGDIR OUTDIR
 #
 # Boot Debian's own kernel, unmodified, under QEMU (TCG) with a small
 # initramfs of the project (qemu/stock/init) that loads a few of its
@@ -18,6 +18,19 @@
 #   guest.log    ttyS1 as written (the two above between markers)
 #   version      the kernel release booted
 #
+# With --follow TOOL DB, TOOL (kmsg-static) goes in as /usr/bin/kmsg and
+# DB as the database installed for the release booted
+# (/usr/share/kmsg/db/RELEASE.db, where kmsg looks for it); the init
+# runs "kmsg dmesg --follow --json --state ..." from before the first
+# module is loaded to after the log was read, then stops it by SIGTERM.
+# OUTDIR also gets:
+#   follow.json    its output
+#   follow.err     its standard error ("kmsg: using database for ...")
+#   follow.state   its state file after it ended
+#   follow.status  "before N": lines of its output before the first
+#                  module was loaded; "rc N": its exit status
+#   follow.db      sha256sum of DB
+#
 # The modules are decompressed here (xz), not by the kernel: Debian's
 # kernel has MODULE_DECOMPRESS, but only finit_module() with
 # MODULE_INIT_COMPRESSED_FILE uses it, which busybox's insmod does not
@@ -26,14 +39,18 @@
 # the modules still verify against the kernel's built-in key.
 set -euo pipefail
 timeout=300
+follow_tool='' follow_db=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout=$2; shift 2 ;;
+	--follow)
+		[ $# -ge 3 ] || { echo "stock-boot: --follow TOOL DB" >&2; exit 2; }
+		follow_tool=$2 follow_db=$3; shift 3 ;;
 	-*) echo "stock-boot: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 2 ] || { sed -n '4,26p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || { sed -n '4,40p' "$0" >&2; exit 2; }
 src=$1 out=$2
 here=$(dirname "$(realpath "$0")")
 # the modules asked for; modprobe adds what they depend on
@@ -41,6 +58,7 @@ MODULES="ahci sd_mod ext4 e1000"
 
 mkdir -p "$out"
 out=$(realpath "$out")
+rm -f "$out"/follow.*
 work=$out/work
 rm -rf "$work"
 mkdir -p "$work"
@@ -93,10 +111,19 @@ for rel in "${order[@]}"; do
 done
 cp "$img/lib/modules/$version"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$version/"
 depmod -b "$root" "$version"
+if [ -n "$follow_tool" ]; then
+	file -L "$follow_tool" | grep -q 'statically linked' ||
+		{ echo "stock-boot: $follow_tool is not static (kmsg-static)" >&2; exit 1; }
+	[ -s "$follow_db" ] || { echo "stock-boot: no database $follow_db" >&2; exit 1; }
+	mkdir -p "$root/usr/bin" "$root/usr/share/kmsg/db"
+	cp "$follow_tool" "$root/usr/bin/kmsg"
+	cp "$follow_db" "$root/usr/share/kmsg/db/$version.db"
+	sha256sum "$follow_db" > "$out/follow.db"
+fi
 initrd=$work/initramfs.cpio.gz
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 > "$initrd"
-echo "  INITRD  $initrd ($(du -h "$initrd" | cut -f1), ${#order[@]} modules)"
+echo "  INITRD  $initrd ($(du -h "$initrd" | cut -f1), ${#order[@]} modules${follow_tool:+, kmsg and its database})"
 
 # the disk: ext4 made here, no partition table (/dev/sda)
 disk=$work/disk.img
@@ -123,18 +150,25 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	exit 124
 fi
 
-# between markers, or the log is not whole
+# between markers, or the log is not whole (awk reads on to the end: tr
+# is not cut short, which pipefail would take for a failure)
 section() {
 	tr -d '\r' < "$out/guest.log" |
 		awk -v b="KMSG-STOCK-$1-BEGIN" -v e="KMSG-STOCK-$1-END" \
-			'$0 == e { print "end" > "/dev/stderr"; exit } on { print } $0 == b { on = 1 }'
+			'done { next } on && $0 == e { print "end" > "/dev/stderr"; done = 1; next }
+			on { print } $0 == b { on = 1 }'
 }
-for s in KMSG:kmsg.raw DMESG:dmesg.txt; do
+sections="KMSG:kmsg.raw DMESG:dmesg.txt"
+[ -z "$follow_tool" ] ||
+	sections="$sections FOLLOW:follow.json FOLLOW-ERR:follow.err FOLLOW-STATE:follow.state FOLLOW-STATUS:follow.status"
+for s in $sections; do
 	end=$(section "${s%%:*}" 2>&1 > "$out/${s#*:}")
-	[ "$end" = end ] && [ -s "$out/${s#*:}" ] ||
+	[ "$end" = end ] && { [ -s "$out/${s#*:}" ] || [ "${s%%:*}" = FOLLOW-ERR ]; } ||
 		{ echo "stock-boot: guest.log has no whole ${s%%:*} section" >&2; exit 1; }
 done
 result=$(sed -n 's/.*KMSG-GUEST-DONE rc=\([0-9]*\).*/\1/p' "$out/guest.log" | tail -n 1)
 [ -n "$result" ] || { echo "stock-boot: guest ended without reporting (qemu exit $rc)" >&2; exit 125; }
 echo "  LOG     $(grep -c '^[0-9]' "$out/kmsg.raw") records in $out/kmsg.raw"
+[ -z "$follow_tool" ] ||
+	echo "  FOLLOW  $(grep -c '"seq":' "$out/follow.json") records in $out/follow.json ($(tr '\n' ' ' < "$out/follow.status"))"
 exit "$result"
