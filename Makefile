@@ -362,10 +362,13 @@ record-tests: guest-check
 	@$(call run-tests,$(CHECK),$(RECORD_TESTS))
 
 # Debian's stock kernel booted in the guest, its log identified with the
-# database of its package against qemu/stock/truth.tsv
+# database of its package against qemu/stock/truth.tsv; the same boot
+# followed live in the guest by kmsg dmesg --follow with that database
 stock-check: host-tests distro-db
 	@rm -rf $(CHECK)/stock
-	@qemu/stock-boot.sh --timeout 300 $(DISTRO_DEB) $(CHECK)/stock > $(CHECK)/stock.log 2>&1 || \
+	@qemu/stock-boot.sh --timeout 300 \
+		--follow $(TOOLS)/kmsg-static $(DISTRO_DB)/$(DISTRO_RELEASE).db \
+		$(DISTRO_DEB) $(CHECK)/stock > $(CHECK)/stock.log 2>&1 || \
 		{ tail -n 20 $(CHECK)/stock.log; }
 	@STOCK=$(CHECK)/stock $(call run-tests,$(CHECK),tools/tests/stock-log.sh)
 
