@@ -178,25 +178,16 @@ void kmsg_dmesg_parse(const char *line, size_t len, struct kmsg_dmesg_line *l)
 	text_header(line, len, l);
 }
 
-static int hexval(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-		return (c | 0x20) - 'a' + 10;
-	return -1;
-}
-
 int kmsg_dmesg_unescape(struct kmsg_strbuf *out, const char *s, size_t len)
 {
 	size_t i, from = 0;
 	char c;
 
 	for (i = 0; i + 3 < len; i++) {
-		if (s[i] != '\\' || s[i + 1] != 'x' || hexval(s[i + 2]) < 0 ||
-		    hexval(s[i + 3]) < 0)
+		if (s[i] != '\\' || s[i + 1] != 'x' ||
+		    kmsg_hexval(s[i + 2]) < 0 || kmsg_hexval(s[i + 3]) < 0)
 			continue;
-		c = (char)(hexval(s[i + 2]) << 4 | hexval(s[i + 3]));
+		c = (char)(kmsg_hexval(s[i + 2]) << 4 | kmsg_hexval(s[i + 3]));
 		if (kmsg_strbuf_putn(out, s + from, i - from) ||
 		    kmsg_strbuf_putn(out, &c, 1))
 			return -ENOMEM;

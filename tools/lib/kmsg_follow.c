@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kmsg_follow.h"
+#include "kmsg_strbuf.h"
 
 void kmsg_follow_resume(struct kmsg_follow *f, unsigned long long last)
 {
@@ -46,17 +47,6 @@ long long kmsg_follow_seq(struct kmsg_follow *f, unsigned long long seq,
 	return (long long)gap;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int kmsg_boot_id_parse(const char *text, size_t len,
 		       char out[KMSG_BOOT_ID_LEN])
 {
@@ -66,7 +56,7 @@ int kmsg_boot_id_parse(const char *text, size_t len,
 	if (len && text[len - 1] == '\n')
 		len--;
 	for (i = 0; i < len; i++) {
-		int v = hex_digit(text[i]);
+		int v = kmsg_hexval(text[i]);
 
 		if (text[i] == '-')
 			continue;

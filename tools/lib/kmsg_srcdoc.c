@@ -769,17 +769,6 @@ static bool is_ident(char c)
 	       (c >= '0' && c <= '9') || c == '_';
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static char simple_escape(char c)
 {
 	switch (c) {
@@ -843,8 +832,9 @@ static bool string_literal(struct cursor *c, struct kmsg_strbuf *sb,
 		case 'x':
 			v = 0;
 			k = 0;
-			while (c->i < c->len && hexval(c->s[c->i]) >= 0) {
-				v = v * 16 + (unsigned int)hexval(c->s[c->i++]);
+			while (c->i < c->len && kmsg_hexval(c->s[c->i]) >= 0) {
+				v = v * 16 +
+				    (unsigned int)kmsg_hexval(c->s[c->i++]);
 				if (v > 0xff) {
 					*err = "hex escape out of range";
 					return false;

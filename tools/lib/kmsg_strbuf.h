@@ -73,6 +73,18 @@ int kmsg_strbuf_putu(struct kmsg_strbuf *sb, unsigned long long v,
 int kmsg_strbuf_puti(struct kmsg_strbuf *sb, long long v);
 /* @v in lowercase hexadecimal, without "0x" */
 int kmsg_strbuf_putx(struct kmsg_strbuf *sb, unsigned long long v);
+
+/* The value of the hexadecimal digit @c (either case), or -1 */
+static inline int kmsg_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 /* Only ever call this with a literal format of our own. */
 int kmsg_strbuf_printf(struct kmsg_strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
