@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,21 +58,13 @@ struct obj {
 	size_t entry;		/* entry being read, for messages */
 };
 
-/* Record the first error; only ever called with a literal format. */
-static void __attribute__((format(printf, 2, 3)))
-corrupt(struct obj *o, const char *fmt, ...)
-{
-	va_list ap;
-	char *tmp;
-
-	if (o->err)
-		return;
-	va_start(ap, fmt);
-	tmp = kmsg_xvprintf(fmt, ap);
-	va_end(ap);
-	o->err = kmsg_xprintf("%s: corrupt printk index: %s", o->path, tmp);
-	free(tmp);
-}
+/*
+ * Record the first error, "PATH: corrupt printk index: problem"; only with
+ * a literal format.
+ */
+#define corrupt(o, fmt, ...)						\
+	kmsg_first_err(&(o)->err, "%s: corrupt printk index: " fmt,	\
+		       (o)->path, ##__VA_ARGS__)
 
 static const char *sec_name(const struct obj *o, size_t idx)
 {

@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -197,21 +196,9 @@ struct so {
 	char *err;
 };
 
-/* Record the first error; only ever called with a literal format. */
-static void __attribute__((format(printf, 2, 3)))
-bad(struct so *o, const char *fmt, ...)
-{
-	va_list ap;
-	char *tmp;
-
-	if (o->err)
-		return;
-	va_start(ap, fmt);
-	tmp = kmsg_xvprintf(fmt, ap);
-	va_end(ap);
-	o->err = kmsg_xprintf("%s: %s", o->path, tmp);
-	free(tmp);
-}
+/* Record the first error, "PATH: problem"; only with a literal format. */
+#define bad(o, fmt, ...) \
+	kmsg_first_err(&(o)->err, "%s: " fmt, (o)->path, ##__VA_ARGS__)
 
 static uint64_t get_le(const unsigned char *p, int n)
 {

@@ -108,6 +108,17 @@ char *kmsg_xprintf(const char *fmt, ...)
 	return s;
 }
 
+void kmsg_first_err(char **err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*err)
+		return;
+	va_start(ap, fmt);
+	*err = kmsg_xvprintf(fmt, ap);
+	va_end(ap);
+}
+
 void kmsg_sb_putn(struct kmsg_strbuf *sb, const char *s, size_t n)
 {
 	if (kmsg_strbuf_putn(sb, s, n))

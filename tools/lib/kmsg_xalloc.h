@@ -23,6 +23,12 @@ char *kmsg_xstrndup(const char *s, size_t n);
 /* Only ever call this with a literal format of our own. */
 char *kmsg_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *kmsg_xvprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/*
+ * Set *@err to the message, kmsg_xprintf(), unless it holds one already:
+ * so the first error is the one kept. Only with a literal format.
+ */
+void kmsg_first_err(char **err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Append, exiting on ENOMEM */
 void kmsg_sb_putn(struct kmsg_strbuf *sb, const char *s, size_t n);
 void kmsg_sb_puts(struct kmsg_strbuf *sb, const char *s);
