@@ -11,27 +11,12 @@
 # build directory.
 set -u
 tmp=$(mktemp -d)
-. "$(dirname "$(realpath "$0")")/tap.sh"
+here=$(dirname "$(realpath "$0")")
+. "$here/tap.sh"
+. "$here/lib.sh"
 tap_begin 'rm -rf "$tmp"'
 tools=${TOOLS:?}
 
-# obj NAME FORMAT...: NAME.o, module "dbsel", a site per format (level 3)
-obj() {
-	local name=$1 i=0 f
-	shift
-	{
-		printf '\t.section .rodata,"a"\n.Lfunc:\t.string "dbsel_fire"\n'
-		printf '.Lfile:\t.string "dbsel/dbsel.c"\n.Lmod:\t.string "dbsel"\n'
-		for f in "$@"; do
-			i=$((i + 1))
-			printf '\t.section .rodata,"a"\n.Lf%d:\t.string "\\0013%s\\n"\n' $i "$f"
-			printf '\t.section .data.rel.ro,"aw"\n.Le%d:\t.quad .Lf%d, .Lfunc, .Lfile\n' $i $i
-			printf '\t.long %d\n\t.quad 0, 0, .Lmod, 0\n\t.long 0\n' $((i * 10))
-			printf '\t.section .printk_index,"aw"\n\t.quad .Le%d\n' $i
-		done
-	} > "$tmp/$name.s"
-	${CC:-gcc} -c -x assembler "$tmp/$name.s" -o "$tmp/$name.o"
-}
 # banner RELEASE [BUILD]: the kernel's "Linux version" line
 banner() {
 	echo "Linux version $1 (builder@host) (gcc 12.2.0) #${2:-1} SMP PREEMPT_DYNAMIC"
@@ -40,7 +25,7 @@ banner() {
 build() {
 	local rel=$1 out=$2 src=$3 ban=$4
 	shift 4
-	obj "$rel" "$@" &&
+	printk_obj "$tmp/$rel.o" dbsel dbsel_fire dbsel/dbsel.c "$@" &&
 	"$tools/kmsg-doc" build-db --release "$rel" --banner "$ban" \
 		--source "$src" --out "$out" "$tmp/$rel.o" > "$tmp/build.log" 2>&1
 }

@@ -20,23 +20,13 @@ cleanup() {
 }
 here=$(dirname "$(realpath "$0")")
 . "$here/tap.sh"
+. "$here/lib.sh"
 tap_begin cleanup
 tools=${TOOLS:?}
 
-# a database of two sites of module "fwmod" (as dbselect.sh builds them)
-{
-	printf '\t.section .rodata,"a"\n.Lfunc:\t.string "fw_fire"\n'
-	printf '.Lfile:\t.string "fw/fw.c"\n.Lmod:\t.string "fwmod"\n'
-	i=0
-	for f in 'fw: widget %d failed with error %d' 'fw: link %s is up at %u Mbps'; do
-		i=$((i + 1))
-		printf '\t.section .rodata,"a"\n.Lf%d:\t.string "\\0013%s\\n"\n' $i "$f"
-		printf '\t.section .data.rel.ro,"aw"\n.Le%d:\t.quad .Lf%d, .Lfunc, .Lfile\n' $i $i
-		printf '\t.long %d\n\t.quad 0, 0, .Lmod, 0\n\t.long 0\n' $((i * 10))
-		printf '\t.section .printk_index,"aw"\n\t.quad .Le%d\n' $i
-	done
-} > "$tmp/fw.s"
-${CC:-gcc} -c -x assembler "$tmp/fw.s" -o "$tmp/fw.o" &&
+# a database of two sites of module "fwmod"
+printk_obj "$tmp/fw.o" fwmod fw_fire fw/fw.c 'fw: widget %d failed with error %d' \
+	'fw: link %s is up at %u Mbps' &&
 	"$tools/kmsg-doc" build-db --release 6.1.0-follow --out "$tmp/fw.db" \
 		"$tmp/fw.o" > "$tmp/build.log" 2>&1
 rc=$?
@@ -238,32 +228,16 @@ else
 fi
 
 # --journal: into a socket of the test's own, mounted where journald's is
-if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
-	ns=(unshare -m)
-elif unshare -rm true 2> /dev/null; then
-	ns=(unshare -rm)
-else
-	ns=()
-fi
+mount_ns
 if ! readelf -d "$tools/kmsg" | grep -q 'NEEDED.*libsystemd\.so'; then
 	ok 1 "kmsg dmesg --follow --journal: this kmsg has no libsystemd"
 elif [ ${#ns[@]} != 0 ]; then
 	python3 "$here/kmsg_double.py" "$tmp/j.sock" "$r_widget" "$r_link" &
 	pids+=($!)
 	for _ in $(seq 100); do [ -S "$tmp/j.sock" ] && break; sleep 0.05; done
-	"${ns[@]}" /bin/sh -c '
-		mount -t tmpfs none /run/systemd || exit 1
-		mkdir /run/systemd/journal
-		python3 "$1/journal-native.py" /run/systemd/journal/socket "$2/native.bin" &
-		for i in $(seq 100); do
-			[ -e /run/systemd/journal/socket.ready ] && break
-			sleep 0.1
-		done
-		env -u STATE_DIRECTORY "$3/kmsg" dmesg --follow --journal --kmsg-device "$2/j.sock" \
-			--db "$2/fw.db" --boot-id-file "$2/boot1"; rc=$?
-		python3 -c "import socket; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b\"STOP\", \"/run/systemd/journal/socket\")"
-		wait
-		exit $rc' sh "$here" "$tmp" "$tools" > "$tmp/native.log" 2>&1 &&
+	fake_journald "$tmp/native.bin" env -u STATE_DIRECTORY "$tools/kmsg" dmesg \
+		--follow --journal --kmsg-device "$tmp/j.sock" --db "$tmp/fw.db" \
+		--boot-id-file "$tmp/boot1" > "$tmp/native.log" 2>&1 &&
 		python3 - "$tmp/native.bin" <<'EOF2' >> "$tmp/native.log" 2>&1
 import sys
 b = open(sys.argv[1], "rb").read()

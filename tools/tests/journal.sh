@@ -25,7 +25,8 @@ cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	rm -rf "$tmp"
 }
-. "$(dirname "$(realpath "$0")")/tap.sh"
+. "$here/tap.sh"
+. "$here/lib.sh"
 tap_begin cleanup
 tools=${TOOLS:?} db=${DOCS_DB:?}
 
@@ -42,13 +43,7 @@ done
 	bail "missing:$missing (packages systemd-journal-remote, locales, sqlite3: make deps)"
 remote=$sd/systemd-journal-remote upload=$sd/systemd-journal-upload
 # a mount namespace: as root, or as root of a user namespace of its own
-if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
-	ns=(unshare -m)
-elif unshare -rm true 2> /dev/null; then
-	ns=(unshare -rm)
-else
-	ns=()
-fi
+mount_ns
 noroot="needs root, or unprivileged user namespaces (unshare -rm), for a mount namespace"
 
 "$tools/kmsg" report --json --db "$db" "$dat" > "$tmp/msgs.json" 2> "$tmp/json.err"
@@ -232,18 +227,8 @@ if ! readelf -d "$tools/kmsg" | grep -q 'NEEDED.*libsystemd\.so'; then
 	ok 1 "kmsg report --journal: this kmsg has no libsystemd (libsystemd-dev: make deps, then rebuild the tools)"
 	ok 1 "kmsg report --journal fields: not run, no libsystemd"
 elif [ ${#ns[@]} != 0 ]; then
-	"${ns[@]}" /bin/sh -c '
-		mount -t tmpfs none /run/systemd || exit 1
-		mkdir /run/systemd/journal
-		python3 "$1/journal-native.py" /run/systemd/journal/socket "$2/native.bin" &
-		for i in $(seq 100); do
-			[ -e /run/systemd/journal/socket.ready ] && break
-			sleep 0.1
-		done
-		"$3/kmsg" report --journal --db "$4" "$5"; rc=$?
-		python3 -c "import socket; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b\"STOP\", \"/run/systemd/journal/socket\")"
-		wait
-		exit $rc' sh "$here" "$tmp" "$tools" "$db" "$dat" > "$tmp/native.log" 2>&1
+	fake_journald "$tmp/native.bin" "$tools/kmsg" report --journal --db "$db" "$dat" \
+		> "$tmp/native.log" 2>&1
 	rc=$?
 	diag "$tmp/native.log"
 	ok $rc "kmsg report --journal: exit status $rc"
