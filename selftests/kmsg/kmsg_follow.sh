@@ -41,6 +41,8 @@ DBG=/sys/kernel/debug/kmsgtest
 tmp=$(mktemp -d)
 n=0
 failed=0
+# shellcheck source=kmsg_quiet.sh
+. "$(dirname "$0")/kmsg_quiet.sh"
 # records of a burst, all CPUs together; RUN1/RUN2: bursts of runs 1, 2
 BURST=${KMSG_FOLLOW_BURST:-8000}
 RUN1=4
@@ -222,24 +224,16 @@ echo "1..10"
 echo "# bursts of $BURST records ($((BURST / cpus)) on each of $cpus CPUs), kernel $release"
 
 # the console would take minutes to print the storms under TCG: they
-# stay at info, the console shows warnings and above
-read -r saved < /proc/sys/kernel/printk
-echo "5 4 1 7" > /proc/sys/kernel/printk
+# stay at info, the console shows warnings and above; killed by the
+# runner's timeout: no kmsg, storm or quiet console left
 pid=
 storm=
-quiet=
-# killed by the runner's timeout: no kmsg, storm or quiet console left
-# (busybox sh runs the EXIT trap on a signal only through a trap of it)
-trap 'touch "$tmp/stop"; [ -n "$pid" ] && kill $pid 2>/dev/null
+# shellcheck disable=SC2016 # evaluated at the exit
+quiet_console 'touch "$tmp/stop"; [ -n "$pid" ] && kill $pid 2>/dev/null
 	[ -n "$storm" ] && wait $storm
-	echo "$saved" > /proc/sys/kernel/printk
-	[ -n "$quiet" ] && echo "ktap-summary: quiet end" > /dev/kmsg
-	rm -rf "$tmp"' EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
+	rm -rf "$tmp"'
 
-quiet=1
-echo "ktap-summary: quiet begin kmsg_follow.sh" > /dev/kmsg
+quiet_begin kmsg_follow.sh
 
 # --- run 1: from the first record, through the storm ----------------------
 follow 1
@@ -451,8 +445,7 @@ echo "# again: $r"
 ok $? "the check fails on a seq twice, a seq left out, a wrong missed count, a record in both runs"
 
 # what the kernel said meanwhile: nothing at warning or above but ours
-echo "ktap-summary: quiet end" > /dev/kmsg
-quiet=
+quiet_end
 loud=$(cat "$tmp/out1" "$tmp/out2" "$tmp/out3" | grep '"level":[0-4],' |
 	grep -v '"missed":' | sed -n 's/.*"seq":\([0-9]*\).*/\1 &/p' |
 	awk -v a="$m0" -v b="$m1" '$1 > a && $1 < b')

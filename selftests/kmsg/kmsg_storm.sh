@@ -32,6 +32,8 @@ PER_ROUND=500
 tmp=$(mktemp -d)
 n=0
 failed=0
+# shellcheck source=kmsg_quiet.sh
+. "$(dirname "$0")/kmsg_quiet.sh"
 
 ok() {	# ok RESULT DESCRIPTION
 	n=$((n + 1))
@@ -73,18 +75,14 @@ echo "1..7"
 echo "# $ROUNDS rounds of $PER_ROUND messages on each of $cpus CPUs"
 
 # the console would take minutes to print the storm under TCG: it stays
-# at info, the console shows warnings and above
-read -r saved < /proc/sys/kernel/printk
-echo "5 4 1 7" > /proc/sys/kernel/printk
+# at info, the console shows warnings and above; killed by the runner's
+# timeout: no kmsg live, instance or quiet console left
+pid=
+# shellcheck disable=SC2016 # evaluated at the exit
+quiet_console '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"'
 
 "$KMSG" live --json --buffer-kb 8 > "$tmp/out" 2> "$tmp/err" &
 pid=$!
-# killed by the runner's timeout: no kmsg live, instance or quiet console left
-# (busybox sh runs the EXIT trap on a signal only through a trap of it)
-trap 'kill $pid 2>/dev/null; echo "$saved" > /proc/sys/kernel/printk; rm -rf "$tmp"
-	[ -n "$quiet" ] && echo "ktap-summary: quiet end" > /dev/kmsg' EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
 i=0
 until [ "$(cat $INST/kmsg-live-$pid/events/kmsg/kmsg/enable 2>/dev/null)" = 1 ]; do
 	i=$((i + 1))
@@ -93,8 +91,7 @@ until [ "$(cat $INST/kmsg-live-$pid/events/kmsg/kmsg/enable 2>/dev/null)" = 1 ];
 done
 
 # the quiet window holds the window of the markers, both printed at info
-quiet=1
-echo "ktap-summary: quiet begin kmsg_storm.sh" > /dev/kmsg
+quiet_begin kmsg_storm.sh
 echo 1 > $DBG/fire
 wait_for "$tmp/out" '"id":"kmsgtest.1"' ||
 	{ echo "Bail out! kmsg live did not show the first marker"; exit 1; }
@@ -114,8 +111,7 @@ produced=$((i * PER_ROUND * cpus + nmi))
 echo 8 > $DBG/fire
 wait_for "$tmp/out" '"id":"kmsgtest.8"' ||
 	echo "# kmsg live did not show the second marker within 30 s"
-echo "ktap-summary: quiet end" > /dev/kmsg
-quiet=
+quiet_end
 # what kmsg live said of its loss before it was told to stop
 while_running=$(grep -c 'EVENTS DROPPED' "$tmp/err")
 kill -INT $pid
