@@ -227,7 +227,7 @@ int journal_msg(struct state *st, const struct kmsg_msg *m,
 		code.file = c->file;
 		code.line = c->line;
 		code.func = c->func;
-	} else if (st->ropts.lookup_symbol &&
+	} else if (st->ropts.lookup_symbol && m->ip &&
 		   st->ropts.lookup_symbol(st->ropts.lookup_ctx, m->ip,
 					   &code.func, &off, &size, &mod)) {
 		code.func = NULL;	/* else the call site's function */

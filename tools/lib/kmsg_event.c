@@ -4,11 +4,13 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <event-parse.h>
 
 #include "kmsg_event.h"
+#include "kmsg_render.h"
 
 static struct tep_format_field *field(struct tep_event *event, const char *name,
 				      bool dynamic, char *err, size_t errlen)
@@ -28,6 +30,23 @@ static struct tep_format_field *field(struct tep_event *event, const char *name,
 	return f;
 }
 
+/* Layout 4: no version field; the fields of every record are known */
+static int init_v4(struct kmsg_event *ev, struct tep_event *e, char *err,
+		   size_t errlen)
+{
+	if (!(ev->seq = field(e, "seq", false, err, errlen)) ||
+	    !(ev->level = field(e, "level", false, err, errlen)) ||
+	    !(ev->flags = field(e, "flags", false, err, errlen)) ||
+	    !(ev->args = field(e, "args", true, err, errlen)) ||
+	    !(ev->wrap_args = field(e, "wrap_args", true, err, errlen)) ||
+	    !(ev->modname = field(e, "modname", true, err, errlen)) ||
+	    !(ev->fmt = field(e, "fmt", true, err, errlen)) ||
+	    !(ev->wrap_fmt = field(e, "wrap_fmt", true, err, errlen)))
+		return -1;
+	ev->layout = 4;
+	return 0;
+}
+
 int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 		    char *err, size_t errlen)
 {
@@ -41,6 +60,17 @@ int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 	ev->tep = tep;
 	ev->event = e;
 	ev->native = tep_is_file_bigendian(tep) == !!tep_is_bigendian();
+	/* read as the other fields are: a load, not a call */
+	ev->common_type = tep_find_common_field(e, "common_type");
+	ev->common_pid = tep_find_common_field(e, "common_pid");
+	if (ev->common_type && (ev->common_type->size != 2 ||
+				ev->common_type->offset != 0))
+		ev->common_type = NULL;
+	if (ev->common_pid && (ev->common_pid->size != 4 ||
+			       ev->common_pid->offset < 0))
+		ev->common_pid = NULL;
+	if (!tep_find_field(e, "version"))
+		return init_v4(ev, e, err, errlen);
 	if (!(ev->ip = field(e, "ip", false, err, errlen)) ||
 	    !(ev->version = field(e, "version", false, err, errlen)) ||
 	    !(ev->level = field(e, "level", false, err, errlen)) ||
@@ -52,15 +82,6 @@ int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 	    !(ev->driver = field(e, "driver", true, err, errlen)) ||
 	    !(ev->device = field(e, "device", true, err, errlen)))
 		return -1;
-	/* read as the other fields are: a load, not a call */
-	ev->common_type = tep_find_common_field(e, "common_type");
-	ev->common_pid = tep_find_common_field(e, "common_pid");
-	if (ev->common_type && (ev->common_type->size != 2 ||
-				ev->common_type->offset != 0))
-		ev->common_type = NULL;
-	if (ev->common_pid && (ev->common_pid->size != 4 ||
-			       ev->common_pid->offset < 0))
-		ev->common_pid = NULL;
 	/* version 2's fields: a version 1 format has neither */
 	if (tep_find_field(e, "seq") &&
 	    !(ev->seq = field(e, "seq", false, err, errlen)))
@@ -160,6 +181,31 @@ static int get_str(const struct kmsg_event *ev, struct tep_record *rec,
 	return 0;
 }
 
+/*
+ * Version 4: the driver and the device of a device message, the first two
+ * arguments of its wrapper ("%s %s: %pV"); left empty if they are not
+ * both in wrap_args with their NULs
+ */
+static void dev_of_wrapper(struct kmsg_msg *msg)
+{
+	struct kmsg_args *a;
+
+	a = malloc(sizeof(*a));
+	if (!a)
+		return;
+	/* only the two strings: the rest of the wrapper is not looked at */
+	if (!kmsg_args_decode(msg->wrap_fmt.s, 5, msg->wrap_args,
+			      msg->wrap_args_len, NULL, a) && a->n == 2 &&
+	    a->v[0].type == KMSG_ARG_STRING && a->v[0].status == KMSG_ARG_OK &&
+	    a->v[1].type == KMSG_ARG_STRING && a->v[1].status == KMSG_ARG_OK) {
+		msg->driver.s = a->v[0].str;
+		msg->driver.len = a->v[0].str_len;
+		msg->device.s = a->v[1].str;
+		msg->device.len = a->v[1].str_len;
+	}
+	free(a);
+}
+
 static int bad(char *err, size_t errlen, const char *what)
 {
 	snprintf(err, errlen, "corrupt kmsg record: %s", what);
@@ -182,13 +228,17 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 		return bad(err, errlen, "pid outside the record");
 	msg->pid = (int)(unsigned int)v;
 
-	if (get_num(ev, rec, ev->version, &v))
-		return bad(err, errlen, "version field outside the record");
-	msg->version = v;
-	if (msg->version < 1 || msg->version > KMSG_EVENT_VERSION) {
-		snprintf(err, errlen, "kmsg record of unknown version %u (this tool knows 1 to %d)",
-			 msg->version, KMSG_EVENT_VERSION);
-		return -1;
+	if (ev->layout) {
+		msg->version = ev->layout;
+	} else {
+		if (get_num(ev, rec, ev->version, &v))
+			return bad(err, errlen, "version field outside the record");
+		msg->version = v;
+		if (msg->version < 1 || msg->version > KMSG_EVENT_VERSIONED) {
+			snprintf(err, errlen, "kmsg record of unknown version %u (this tool knows 1 to %d in a version field)",
+				 msg->version, KMSG_EVENT_VERSIONED);
+			return -1;
+		}
 	}
 	if (msg->version >= 2 && (!ev->seq || !ev->modname)) {
 		snprintf(err, errlen, "kmsg record of version %u, but its event format has no %s field",
@@ -200,16 +250,16 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 			 msg->version, ev->wrap_fmt ? "wrap_args" : "wrap_fmt");
 		return -1;
 	}
-	if (get_num(ev, rec, ev->ip, &msg->ip) ||
+	if ((ev->ip && get_num(ev, rec, ev->ip, &msg->ip)) ||
 	    get_num(ev, rec, ev->level, &v))
 		return bad(err, errlen, "field outside the record");
 	msg->level = v & 7;
 	if (get_num(ev, rec, ev->flags, &v))
 		return bad(err, errlen, "field outside the record");
 	msg->flags = v;
-	if (get_num(ev, rec, ev->number, &v))
+	if (ev->number && get_num(ev, rec, ev->number, &v))
 		return bad(err, errlen, "field outside the record");
-	msg->number = v;
+	msg->number = ev->number ? v : 0;
 	msg->seq = KMSG_SEQ_UNKNOWN;
 	if (msg->version >= 2) {
 		if (get_num(ev, rec, ev->seq, &msg->seq))
@@ -220,12 +270,13 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 
 	if (get_loc(ev, rec, ev->args, &msg->args, &msg->args_len))
 		return bad(err, errlen, "arguments outside the record");
-	if (get_str(ev, rec, ev->component, &msg->component))
+	msg->component.s = msg->driver.s = msg->device.s = "";
+	if (ev->component && get_str(ev, rec, ev->component, &msg->component))
 		return bad(err, errlen, "component outside the record or unterminated");
 	if (get_str(ev, rec, ev->fmt, &msg->fmt))
 		return bad(err, errlen, "format outside the record or unterminated");
-	if (get_str(ev, rec, ev->driver, &msg->driver) ||
-	    get_str(ev, rec, ev->device, &msg->device))
+	if (ev->driver && (get_str(ev, rec, ev->driver, &msg->driver) ||
+			   get_str(ev, rec, ev->device, &msg->device)))
 		return bad(err, errlen, "device outside the record or unterminated");
 	msg->wrap_fmt.s = "";
 	if (msg->version >= 3) {
@@ -239,6 +290,8 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 		msg->wrap_fmt.len = msg->wrap_args_len = 0;
 	else if (msg->version < 3)
 		return bad(err, errlen, "a wrapped message in a record of version 2");
+	if (kmsg_msg_dev_wrapper(msg))
+		dev_of_wrapper(msg);
 	return 0;
 }
 

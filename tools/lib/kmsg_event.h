@@ -3,7 +3,8 @@
  * Decoding kmsg:kmsg trace records (see the kernel's
  * Documentation/core-api/kmsg.rst) with libtraceevent.
  *
- * Two layouts, told apart by each record's "version" field:
+ * Four layouts. The first three are told apart by each record's "version"
+ * field:
  * 1. The event of kmsg_*() call sites: component, number, level, flags,
  *    call site, arguments, format, driver and device.
  * 2. The event of every printk() message: version 1's fields, and the
@@ -15,6 +16,15 @@
  *    (KMSG_EVENT_WRAPPED): fmt and args are the message's, exactly as
  *    passed in the %pV (its trailing newline included); wrap_fmt and
  *    wrap_args the wrapper's, with an empty string for that %pV.
+ * 4. The event of printk()'s vprintk_store(), told by its format: no
+ *    "version" field, nor ip, number, component, driver and device; seq,
+ *    level, flags, args, wrap_args, modname, fmt and wrap_fmt as version
+ *    3's. Decoded as version 3 with number 0, component "" and ip 0. A
+ *    device message (dev_printk(), netdev_printk(), ...) is always
+ *    wrapped: wrap_fmt is the device layer's ("%s %s: %pV", "%s %s %s%s:
+ *    %pV"), its first two arguments the driver and the device, which the
+ *    decoder takes as the message's driver and device when the record is
+ *    flagged KMSG_EVENT_DEVICE (see kmsg_msg_dev_wrapper()).
  *
  * Every length and offset in a record is checked against the record's
  * size: a corrupt record gives an error, never an out-of-bounds read.
@@ -24,17 +34,23 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 struct tep_handle;
 struct tep_event;
 struct tep_format_field;
 struct tep_record;
 
-/* The newest event layout this decoder knows (field "version"), from 1 */
-#define KMSG_EVENT_VERSION	3
+/* The newest event layout this decoder knows, from 1 */
+#define KMSG_EVENT_VERSION	4
+/* The newest layout with a "version" field: later ones have none */
+#define KMSG_EVENT_VERSIONED	3
 /* flags: arguments or format cut (the format to KMSG_EVENT_FMT_MAX bytes) */
 #define KMSG_EVENT_TRUNCATED	0x01
-/* flags, version 2: a device message, "<driver> <device>: " before the text */
+/*
+ * flags, version 2: a device message, "<driver> <device>: " before the
+ * text; version 4: a record with device info, its prefix in the wrapper
+ */
 #define KMSG_EVENT_DEVICE	0x02
 /* flags, version 2: a KERN_CONT fragment, appended to the record of seq */
 #define KMSG_EVENT_CONT		0x04
@@ -62,8 +78,12 @@ struct tep_record;
 struct kmsg_event {
 	struct tep_handle *tep;
 	struct tep_event *event;
-	struct tep_format_field *ip, *version, *level, *flags, *number;
-	struct tep_format_field *args, *component, *fmt, *driver, *device;
+	/* 4: the layout of every record (its format has no version); else 0 */
+	unsigned int layout;
+	struct tep_format_field *level, *flags, *args, *fmt;
+	/* versions 1 to 3; NULL in layout 4 */
+	struct tep_format_field *ip, *version, *number, *component;
+	struct tep_format_field *driver, *device;
 	struct tep_format_field *seq, *modname;	/* version 2; else NULL */
 	struct tep_format_field *wrap_fmt, *wrap_args;	/* version 3 */
 	struct tep_format_field *common_type, *common_pid;	/* or NULL */
@@ -108,12 +128,16 @@ struct kmsg_msg {
 	unsigned long long ts;		/* nanoseconds */
 	int cpu;
 	int pid;
-	unsigned long long ip;
+	unsigned long long ip;		/* version 4: 0, no caller recorded */
 	unsigned int version;
 	unsigned int level;
 	unsigned int flags;
-	unsigned int number;
+	unsigned int number;		/* version 4: 0 */
 	unsigned long long seq;		/* KMSG_SEQ_UNKNOWN: none */
+	/*
+	 * version 4: component "", driver and device those of the device
+	 * wrapper (kmsg_msg_dev_wrapper()), else ""
+	 */
 	struct kmsg_str component, fmt, driver, device;
 	struct kmsg_str modname;	/* version 2; "": unknown */
 	const unsigned char *args;	/* binary arguments, in the record */
@@ -155,6 +179,23 @@ static inline size_t kmsg_msg_fmt_len(const struct kmsg_msg *m)
 	    m->fmt.s[m->fmt.len - 1] == '\n')
 		return m->fmt.len - 1;
 	return m->fmt.len;
+}
+
+/*
+ * Is @m a version 4 device message, wrapped in the device layer's wrapper:
+ * flagged KMSG_EVENT_DEVICE and KMSG_EVENT_WRAPPED, wrap_fmt starting with
+ * "%s %s" and ':' or ' ' (dev_printk()'s "%s %s: %pV", netdev_printk()'s
+ * "%s %s %s%s: %pV")? Its first two arguments are the driver and the
+ * device, and the wrapper prints the "<driver> <device>: " that versions
+ * 2 and 3 left to the tools.
+ */
+static inline bool kmsg_msg_dev_wrapper(const struct kmsg_msg *m)
+{
+	return m->version >= 4 &&
+	       (m->flags & (KMSG_EVENT_DEVICE | KMSG_EVENT_WRAPPED)) ==
+	       (KMSG_EVENT_DEVICE | KMSG_EVENT_WRAPPED) &&
+	       m->wrap_fmt.len > 5 && !memcmp(m->wrap_fmt.s, "%s %s", 5) &&
+	       (m->wrap_fmt.s[5] == ':' || m->wrap_fmt.s[5] == ' ');
 }
 
 /*

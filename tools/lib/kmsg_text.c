@@ -77,31 +77,35 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 		     struct kmsg_args *args)
 {
 	size_t start = out->len, added = 0, max, text_start;
-	struct kmsg_strbuf inner = { 0 }, *dst;
+	struct kmsg_strbuf inner = { 0 }, *dst, *head;
 	struct kmsg_render_opts o = { 0 };
 	bool wrapped;
 	bool dev = msg->version < 2 ? msg->driver.len :
 		msg->flags & KMSG_EVENT_DEVICE;
+	/* version 4: the device layer's wrapper prints the device's prefix */
+	bool prefix = dev && msg->version < 4;
 	int ret = 0, r;
 
-	if (dev &&
+	if (prefix &&
 	    (kmsg_strbuf_putn(out, msg->driver.s, msg->driver.len) ||
 	     kmsg_strbuf_putc(out, ' ') ||
 	     kmsg_strbuf_putn(out, msg->device.s, msg->device.len) ||
 	     kmsg_strbuf_putn(out, ": ", 2)))
 		return -ENOMEM;
+	/* the id after the device's prefix: inside its wrapper's %pV */
+	head = kmsg_msg_dev_wrapper(msg) ? &inner : out;
 	if (fmt && id) {
 		/* a translation: after the id given */
-		if (kmsg_strbuf_puts(out, id) || kmsg_strbuf_putn(out, ": ", 2))
-			return -ENOMEM;
+		if (kmsg_strbuf_puts(head, id) || kmsg_strbuf_putn(head, ": ", 2))
+			goto nomem;
 	} else if (msg->version < 2 || (fmt && msg->component.len)) {
 		/* the prefix version 1's macros printed, not in its format */
-		if (put_curated(out, msg))
-			return -ENOMEM;
+		if (put_curated(head, msg))
+			goto nomem;
 	} else if (!fmt && id && !msg->component.len) {
 		/* version 2: only a kmsg_*() site printed an id */
-		if (kmsg_strbuf_puts(out, id) || kmsg_strbuf_putn(out, ": ", 2))
-			return -ENOMEM;
+		if (kmsg_strbuf_puts(head, id) || kmsg_strbuf_putn(head, ": ", 2))
+			goto nomem;
 		added = strlen(id) + 2;
 	}
 	/* pointers printk() printed as strings */
@@ -112,8 +116,10 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	opts = &o;
 	ret = kmsg_args_decode(msg->fmt.s, msg->fmt.len, msg->args,
 			       msg->args_len, opts, args);
-	if (ret < 0)
+	if (ret < 0) {
+		kmsg_strbuf_free(&inner);
 		return ret;
+	}
 	text_start = out->len;
 	/* a wrapped message's text goes into its wrapper's */
 	wrapped = msg->flags & KMSG_EVENT_WRAPPED;
@@ -142,7 +148,7 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	 * formatted, also one that came in an argument (ACPI prints its
 	 * messages as printk(KERN_CONT "%s", buf)), and does not log it
 	 */
-	if (msg->version >= 2 && !fmt && !dev)
+	if (msg->version >= 2 && !fmt && !prefix)
 		strip_level_headers(out, text_start);
 	/*
 	 * printk() drops one newline at the end of the text: the format's,
@@ -153,6 +159,9 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	    out->len > start && out->buf[out->len - 1] == '\n')
 		out->buf[--out->len] = '\0';
 	return ret;
+nomem:
+	kmsg_strbuf_free(&inner);
+	return -ENOMEM;
 }
 
 int kmsg_msg_text(struct kmsg_strbuf *out, const struct kmsg_msg *msg,

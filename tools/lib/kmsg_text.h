@@ -24,8 +24,9 @@
  * <device>: " for a device message (version 2: flagged KMSG_EVENT_DEVICE,
  * else driver and device are not looked at; a dev_printk() of a NULL
  * device is recorded by the printk() of "%s(NULL device *): %pV" it
- * makes), then the format rendered with the record's arguments
- * (decoded into @args), cut where printk() cut it. A
+ * makes; version 4: printed by the device layer's wrapper, see
+ * kmsg_msg_dev_wrapper()), then the format rendered with the record's
+ * arguments (decoded into @args), cut where printk() cut it. A
  * version 1 record's "<component>.<number>: " comes before the format (the
  * kmsg_*() macros printed it); in version 2 it is part of the format.
  *
@@ -42,7 +43,8 @@ int kmsg_msg_text(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 /*
  * As kmsg_msg_text(), with every message showing its identifier @id
  * ("kmsgtest.2", "oom_kill.h923b9134") as "<id>: " where a kmsg_*()
- * site prints its id, after the device: a version 2 message that did not
+ * site prints its id, after the device (version 4: at the start of the
+ * device wrapper's %pV): a version 2 or later message that did not
  * print one gets @id there (not counted in printk()'s cut); a translation
  * comes after "<id>: ". @id NULL: as kmsg_msg_text().
  */

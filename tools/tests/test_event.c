@@ -3,7 +3,9 @@
  * Host tests of kmsg:kmsg record decoding: the kernel's event formats
  * (data/kmsg.format, version 1, as a 6.12 kernel with the series prints
  * it; data/kmsg-v2.format, version 2, every printk() message;
- * data/kmsg-v3.format, version 3, wrapped messages apart) parse
+ * data/kmsg-v3.format, version 3, wrapped messages apart;
+ * data/kmsg-v4.format, layout 4, the event of vprintk_store() without a
+ * version field, device messages in the device layer's wrapper) parse
  * without warnings, good records decode and render, and corrupt ones give
  * an error, never a crash or an out-of-bounds read (run under ASan).
  */
@@ -95,9 +97,10 @@ struct rec_spec {
 
 /* Where an event format puts the fields */
 struct layout {
-	int version, level, flags, number, seq;	/* seq: 0 if none */
+	/* version, number and seq: 0 if none (no ip either without version) */
+	int version, level, flags, number, seq;
 	int args;		/* __data_loc of args, then of the strings */
-	int nstr;		/* string fields */
+	int nstr;		/* string fields: 4 (v1), 5 (v2, v3), 2 (v4) */
 	int data;		/* where the dynamic data starts */
 	int strs;		/* __data_loc of the first string */
 	int wrap_args, wrap_fmt;	/* version 3: __data_loc; else 0 */
@@ -111,6 +114,8 @@ static const struct layout layout_v2 = { 28, 29, 30, 24, 16, 32, 5, 56, 36, 0, 0
 static const struct layout layout_v3 = {
 	28, 29, 30, 24, 16, 32, 5, 64, 40, 36, 60
 };
+/* data/kmsg-v4.format: seq, level, flags; args, wrap_args, modname, fmt, wrap_fmt */
+static const struct layout layout_v4 = { 0, 16, 17, 0, 8, 20, 2, 40, 28, 24, 36 };
 
 static void put_loc(unsigned char *d, int at, size_t off, size_t len)
 {
@@ -126,7 +131,8 @@ static size_t build_as(unsigned char *d, int id, const struct layout *l,
 	const char *v1[4] = { s->component, s->fmt, s->driver, s->device };
 	const char *v2[5] = { s->component, s->modname ? s->modname : "",
 			      s->fmt, s->driver, s->device };
-	const char **strs = l->nstr == 5 ? v2 : v1;
+	const char *v4[2] = { s->modname ? s->modname : "", s->fmt };
+	const char **strs = l->nstr == 5 ? v2 : l->nstr == 2 ? v4 : v1;
 	uint64_t ip = 0xffffffffc0001230ULL, seq = s->seq;
 	uint32_t number = s->number;
 	uint16_t type = id;
@@ -137,13 +143,16 @@ static size_t build_as(unsigned char *d, int id, const struct layout *l,
 	memset(d, 0, 4096);
 	memcpy(d, &type, 2);
 	memcpy(d + 4, &pid, 4);
-	memcpy(d + 8, &ip, 8);
+	if (l->version) {
+		memcpy(d + 8, &ip, 8);
+		d[l->version] = s->version;
+	}
 	if (l->seq)
 		memcpy(d + l->seq, &seq, 8);
-	d[l->version] = s->version;
 	d[l->level] = s->level;
 	d[l->flags] = s->flags;
-	memcpy(d + l->number, &number, 4);
+	if (l->number)
+		memcpy(d + l->number, &number, 4);
 	put_loc(d, l->args, off, s->args_len);
 	memcpy(d + off, s->args, s->args_len);
 	off += s->args_len;
@@ -336,6 +345,14 @@ static void test_fuzz(struct kmsg_event *ev, int id, const struct layout *l)
 		s.flags |= KMSG_EVENT_WRAPPED;
 		s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
 					     "pfx", 3, "");
+	}
+	if (!l->version) {
+		/* layout 4: the device wrapper, its driver and device taken */
+		s.version = 4;
+		s.wrap_fmt = "%s %s: %pV";
+		s.flags = KMSG_EVENT_DEVICE | KMSG_EVENT_WRAPPED;
+		s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+					     "platform", "kmsgtest", "");
 	}
 	size = build_as(d, id, l, &s);
 	srand(1);
@@ -642,7 +659,8 @@ static void test_v3(struct kmsg_event *ev, int id)
 	char err[256] = "", buf[256], want[32];
 	int r;
 
-	ok(ev->wrap_fmt && ev->wrap_args, "version 3 format: wrap_fmt and wrap_args found");
+	ok(ev->wrap_fmt && ev->wrap_args && ev->version && !ev->layout,
+	   "version 3 format: wrap_fmt and wrap_args found, a version field");
 	s.args_len = bin_encode(args, sizeof(args), "bad block %u\n", 42);
 	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), "XFS (%s): %pV",
 				     "sda1", "");
@@ -737,6 +755,281 @@ static void test_v3(struct kmsg_event *ev, int id)
 	}
 }
 
+/*
+ * Layout 4: no version field, the event of every printk() record; device
+ * messages in the device layer's wrapper, their driver and device taken
+ * from its arguments
+ */
+static void test_v4(struct kmsg_event *ev, int id)
+{
+	static const char oom[] = "Out of memory and no killable processes...";
+	static const char link[] = "NIC Link is Up %d Mbps %s Duplex\n";
+	static const char link_text[] =
+		"e1000e 0000:00:19.0: NIC Link is Up 1000 Mbps Full Duplex";
+	unsigned char d[4096], args[64], wargs[64];
+	struct rec_spec s = { 0, 4, 0, args, 0, "", oom, "", "", "oom_kill",
+			      42, 0, NULL, NULL, 0 };
+	struct kmsg_ids ids;
+	struct kmsg_msg m;
+	char err[256] = "", text[2048], want[256], auto_id[64];
+	size_t size;
+
+	ok(ev->layout == 4 && !ev->version && !ev->ip && !ev->number &&
+	   !ev->component && !ev->driver && !ev->device && ev->seq &&
+	   ev->modname && ev->wrap_fmt && ev->wrap_args,
+	   "layout 4 format: told by its fields, no version field");
+
+	/* a plain printk() */
+	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0,
+	   "plain message decodes %s", err);
+	ok(m.version == 4 && m.seq == 42 && m.level == 4 && !m.number &&
+	   !m.ip && m.pid == 77 && !m.component.len && m.component.s &&
+	   !m.driver.len && !m.device.len && m.modname.len == 8 &&
+	   !memcmp(m.modname.s, "oom_kill", 8) && m.fmt.len == strlen(oom) &&
+	   !m.wrap_fmt.len,
+	   "fields: version 4, seq, level, modname, fmt; number 0, ip 0, no component");
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, oom), "plain message: its text: %s", text);
+	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+	   !ids.curated[0] && !strcmp(kmsg_ids_id(&ids), "oom_kill.h923b9134"),
+	   "plain message: the automatic id %s", ids.automatic);
+	text_id_of(&m, kmsg_ids_label(&ids), NULL, text, sizeof(text));
+	ok(!strcmp(text, "oom_kill.h923b9134: Out of memory and no killable processes..."),
+	   "plain message with its id shown: %s", text);
+
+	/* a pr_cont() fragment of record 7 */
+	s.fmt = "cont %u";
+	s.seq = 7;
+	s.flags = KMSG_EVENT_CONT;
+	s.args_len = bin_encode(args, sizeof(args), s.fmt, 5);
+	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0 &&
+	   m.seq == 7 && m.flags == KMSG_EVENT_CONT,
+	   "CONT fragment decodes: seq and flag %s", err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "cont 5"), "CONT fragment: its text: %s", text);
+
+	/* dev_printk(): "%s %s: %pV", the driver and the device from it */
+	s.modname = "e1000e";
+	s.seq = 1200;
+	s.level = 6;
+	s.fmt = link;
+	s.flags = KMSG_EVENT_DEVICE | KMSG_EVENT_WRAPPED;
+	s.args_len = bin_encode(args, sizeof(args), link, 1000, "Full");
+	s.wrap_fmt = "%s %s: %pV";
+	s.wrap_args = wargs;
+	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+				     "e1000e", "0000:00:19.0", "");
+	size = build_as(d, id, &layout_v4, &s);
+	ok(decode(ev, d, size, &m, err) == 0, "dev_printk() message decodes %s",
+	   err);
+	ok(m.driver.len == 6 && !memcmp(m.driver.s, "e1000e", 6) &&
+	   m.device.len == 12 && !memcmp(m.device.s, "0000:00:19.0", 12),
+	   "driver and device taken from the wrapper: \"%.*s\" \"%.*s\"",
+	   (int)m.driver.len, m.driver.s, (int)m.device.len, m.device.s);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, link_text), "device message: its text, the prefix once: %s",
+	   text);
+	kmsg_auto_id(auto_id, sizeof(auto_id), "e1000e", 6, link,
+		     strlen(link) - 1);
+	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+	   !strcmp(kmsg_ids_id(&ids), auto_id),
+	   "device message: the id of the caller's format, %s", auto_id);
+	text_id_of(&m, kmsg_ids_label(&ids), NULL, text, sizeof(text));
+	snprintf(want, sizeof(want),
+		 "e1000e 0000:00:19.0: %s: NIC Link is Up 1000 Mbps Full Duplex",
+		 auto_id);
+	ok(!strcmp(text, want), "device message with its id shown: after the device: %s",
+	   text);
+	text_id_of(&m, kmsg_ids_label(&ids), "Verbindung mit %d Mbit/s, %s",
+		   text, sizeof(text));
+	snprintf(want, sizeof(want),
+		 "e1000e 0000:00:19.0: %s: Verbindung mit 1000 Mbit/s, Full",
+		 auto_id);
+	ok(!strcmp(text, want), "device message translated: %s", text);
+
+	/* netdev_printk(): "%s %s %s%s: %pV" */
+	s.fmt = "Reset adapter unexpectedly\n";
+	s.args_len = 0;
+	s.wrap_fmt = "%s %s %s%s: %pV";
+	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+				     "e1000e", "0000:00:19.0", "eth0", "", "");
+	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0 &&
+	   m.driver.len == 6 && !memcmp(m.driver.s, "e1000e", 6) &&
+	   m.device.len == 12 && !memcmp(m.device.s, "0000:00:19.0", 12),
+	   "netdev message: driver and device taken from the wrapper %s", err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "e1000e 0000:00:19.0 eth0: Reset adapter unexpectedly"),
+	   "netdev message: its text: %s", text);
+
+	/* no device info: driver and device not taken */
+	s.wrap_fmt = "%s %s: %pV";
+	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+				     "e1000e", "0000:00:19.0", "");
+	s.flags = KMSG_EVENT_WRAPPED;
+	decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err);
+	text_of(&m, text, sizeof(text));
+	ok(!m.driver.len && !m.device.len &&
+	   !strcmp(text, "e1000e 0000:00:19.0: Reset adapter unexpectedly"),
+	   "not flagged a device message: no driver and device, the wrapper's text: %s",
+	   text);
+	/* another wrapper of a device message: not the device layer's */
+	s.flags = KMSG_EVENT_DEVICE | KMSG_EVENT_WRAPPED;
+	s.wrap_fmt = "%s[%s] %pV";
+	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+				     "e1000e", "0000:00:19.0", "");
+	decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err);
+	text_of(&m, text, sizeof(text));
+	ok(!m.driver.len && !m.device.len &&
+	   !strcmp(text, "e1000e[0000:00:19.0] Reset adapter unexpectedly"),
+	   "a wrapper not \"%%s %%s: \": no driver and device, no prefix: %s",
+	   text);
+	/* the wrapper's arguments cut inside the device's name */
+	s.wrap_fmt = "%s %s: %pV";
+	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+				     "e1000e", "0000:00:19.0", "");
+	s.wrap_args_len = 10;
+	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0 &&
+	   !m.driver.len && !m.device.len,
+	   "wrapper arguments cut: decodes, no driver and device %s", err);
+	text_of(&m, text, sizeof(text));
+	ok(strstr(text, KMSG_MARK_UNTERMINATED) != NULL,
+	   "wrapper arguments cut: a marker in the text: %s", text);
+	s.wrap_args_len = 0;
+	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0 &&
+	   !m.driver.len && !m.device.len,
+	   "no wrapper arguments: decodes, no driver and device %s", err);
+	/* a NULL device: printk("%s(NULL device *): %pV"), the level in it */
+	s.flags = KMSG_EVENT_WRAPPED;
+	s.wrap_fmt = "%s(NULL device *): %pV";
+	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt, "\0013",
+				     "");
+	decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err);
+	text_of(&m, text, sizeof(text));
+	ok(!m.driver.len && !strcmp(text, "(NULL device *): Reset adapter unexpectedly"),
+	   "dev_printk() of a NULL device: %s", text);
+
+	/* printk()'s cut of a device message: 1023 bytes, the wrapper's */
+	{
+		static char big[1501];
+
+		memset(big, 'y', 1500);
+		big[1499] = '\0';
+		s.flags = KMSG_EVENT_DEVICE | KMSG_EVENT_WRAPPED;
+		s.fmt = "%s\n";
+		s.args = big;
+		s.args_len = 1500;
+		s.wrap_fmt = "%s %s: %pV";
+		s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+					     "platform", "kmsgtest", "");
+		decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err);
+		text_of(&m, text, sizeof(text));
+		ok(strlen(text) == KMSG_TEXT_MAX &&
+		   !strncmp(text, "platform kmsgtest: yyy", 22),
+		   "long device message cut at %d bytes: %zu", KMSG_TEXT_MAX,
+		   strlen(text));
+		s.args = args;
+	}
+
+	/* corrupt records: an error, never a read outside them */
+	s.fmt = "n %d";
+	s.args_len = bin_encode(args, sizeof(args), s.fmt, 5);
+	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+				     "platform", "kmsgtest", "");
+	size = build_as(d, id, &layout_v4, &s);
+	ok(decode(ev, d, size, &m, err) == 0, "the record to corrupt decodes %s",
+	   err);
+	{
+		static const struct {
+			int at;
+			const char *what;
+		} locs[] = {
+			{ 20, "args" }, { 24, "wrap_args" }, { 28, "modname" },
+			{ 32, "fmt" }, { 36, "wrap_fmt" },
+		};
+		uint32_t loc, good;
+		size_t i;
+
+		for (i = 0; i < sizeof(locs) / sizeof(locs[0]); i++) {
+			memcpy(&good, d + locs[i].at, 4);
+			/* the length past the end, then the offset */
+			loc = (good & 0xffff) | (uint32_t)(size + 1) << 16;
+			memcpy(d + locs[i].at, &loc, 4);
+			err[0] = '\0';
+			ok(decode(ev, d, size, &m, err) == -1,
+			   "%s __data_loc past the end: %s", locs[i].what, err);
+			put_loc(d, locs[i].at, 0xfff0, 8);
+			err[0] = '\0';
+			ok(decode(ev, d, size, &m, err) == -1,
+			   "%s __data_loc offset past the end: %s",
+			   locs[i].what, err);
+			memcpy(d + locs[i].at, &good, 4);
+		}
+		/* strings without their NUL */
+		for (i = 2; i < sizeof(locs) / sizeof(locs[0]); i++) {
+			memcpy(&good, d + locs[i].at, 4);
+			d[(good & 0xffff) + (good >> 16) - 1] = 'X';
+			err[0] = '\0';
+			ok(decode(ev, d, size, &m, err) == -1 &&
+			   strstr(err, "unterminated"),
+			   "%s without its NUL: %s", locs[i].what, err);
+			d[(good & 0xffff) + (good >> 16) - 1] = '\0';
+		}
+		/* an empty string field: no NUL at all */
+		put_loc(d, 32, 40, 0);
+		ok(decode(ev, d, size, &m, err) == -1, "empty fmt field: %s", err);
+	}
+	size = build_as(d, id, &layout_v4, &s);
+	ok(decode(ev, d, 18, &m, err) == -1,
+	   "record of 18 bytes, cut before its __data_loc fields: %s", err);
+	ok(decode(ev, d, 12, &m, err) == -1,
+	   "record of 12 bytes, cut inside seq: %s", err);
+	ok(decode(ev, d, 39, &m, err) == -1,
+	   "record of 39 bytes, cut inside wrap_fmt's __data_loc: %s", err);
+	ok(decode(ev, d, size - 1, &m, err) == -1,
+	   "record cut by its last byte: %s", err);
+}
+
+/* A layout 4 format without one of its fields: refused */
+static void test_v4_fields(const char *path)
+{
+	static const char *const names[] = {
+		"seq", "level", "flags", "args", "wrap_args", "modname", "fmt",
+		"wrap_fmt",
+	};
+	char err[256], field[64];
+	struct kmsg_event ev;
+	size_t len, i;
+	char *fmt = read_file(path, &len), *line, *nl;
+
+	if (!ok(fmt != NULL, "read %s", path))
+		return;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct tep_handle *tep = tep_alloc();
+		char *copy = strdup(fmt);
+
+		snprintf(field, sizeof(field), " %s;", names[i]);
+		line = strstr(copy, field);
+		nl = line ? strchr(line, '\n') : NULL;
+		while (line && line > copy && line[-1] != '\n')
+			line--;
+		if (nl)
+			memmove(line, nl + 1, strlen(nl + 1) + 1);
+		/* and a print fmt that names no field */
+		line = strstr(copy, "\nprint fmt:");
+		if (line)
+			strcpy(line, "\nprint fmt: \"x\"\n");
+		err[0] = '\0';
+		ok(tep && line && nl &&
+		   !tep_parse_event(tep, copy, strlen(copy), "kmsg") &&
+		   kmsg_event_init(&ev, tep, err, sizeof(err)) == -1 &&
+		   strstr(err, names[i]),
+		   "layout 4 format without %s refused: %s", names[i], err);
+		free(copy);
+		tep_free(tep);
+	}
+	free(fmt);
+}
+
 static struct tep_handle *setup(const char *path, struct kmsg_event *ev)
 {
 	struct tep_handle *tep;
@@ -760,13 +1053,15 @@ int main(int argc, char **argv)
 	const char *v1 = argc > 1 ? argv[1] : "data/kmsg.format";
 	const char *v2 = argc > 2 ? argv[2] : "data/kmsg-v2.format";
 	const char *v3 = argc > 3 ? argv[3] : "data/kmsg-v3.format";
+	const char *v4 = argc > 4 ? argv[4] : "data/kmsg-v4.format";
 	struct tep_handle *tep;
 	struct kmsg_event ev;
 
 	printf("TAP version 13\n");
 	tep = setup(v1, &ev);
 	if (tep) {
-		ok(!ev.seq && !ev.modname, "version 1 format: no seq, no modname");
+		ok(!ev.seq && !ev.modname && !ev.layout,
+		   "version 1 format: no seq, no modname, a version field");
 		test_good(&ev, ev.event->id);
 		test_bad(&ev, ev.event->id);
 		test_fuzz(&ev, ev.event->id, &layout_v1);
@@ -784,5 +1079,12 @@ int main(int argc, char **argv)
 		test_fuzz(&ev, ev.event->id, &layout_v3);
 		tep_free(tep);
 	}
+	tep = setup(v4, &ev);
+	if (tep) {
+		test_v4(&ev, ev.event->id);
+		test_fuzz(&ev, ev.event->id, &layout_v4);
+		tep_free(tep);
+	}
+	test_v4_fields(v4);
 	return tap_done();
 }
