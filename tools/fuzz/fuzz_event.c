@@ -4,10 +4,12 @@
  * it decoded: the ids with an alias lookup, the text with and without the
  * id and a translation, the JSON object.
  *
- * Input: byte 0 chooses the event format (even: version 1 as the kernel
- * prints it, tests/data/kmsg.format; odd: version 2, kmsg-v2.format),
- * the rest is the record; its first two bytes are set to the event's id
- * so that it is taken for a kmsg:kmsg record.
+ * Input: byte 0 chooses the event format: without its bit 7, even is
+ * version 1 as the kernel prints it (tests/data/kmsg.format), odd version
+ * 2 (kmsg-v2.format); with bit 7, even is version 3 (kmsg-v3.format), odd
+ * layout 4, without a version field (kmsg-v4.format). The rest is the
+ * record; its first two bytes are set to the event's id so that it is
+ * taken for a kmsg:kmsg record.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +24,7 @@
 #include "kmsg_json.h"
 #include "kmsg_text.h"
 
-static struct kmsg_event ev[2];
+static struct kmsg_event ev[4];
 
 static void load(struct kmsg_event *e, const char *file)
 {
@@ -56,6 +58,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	load(&ev[0], "kmsg.format");
 	load(&ev[1], "kmsg-v2.format");
+	load(&ev[2], "kmsg-v3.format");
+	load(&ev[3], "kmsg-v4.format");
 	return 0;
 }
 
@@ -120,7 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	e = &ev[data[0] & 1];
+	e = &ev[(data[0] & 1) | (data[0] >> 6 & 2)];
 	size--;
 	copy = malloc(size ? size : 1);
 	if (!copy)
