@@ -422,10 +422,12 @@ expect="fx.5|fxdrv.h60fbad38|fxdrv|'fxdrv: link %d is down'|0|catalog/fx.kmsg|22
 fx.10|fxdrv.h7938bce2|fxdrv|'fxdrv: device %s is offline'|0|catalog/fx.kmsg|7
 fx.10|fxdrv.hc47d3668|fxdrv|'fxdrv: device %s went offline'|1|catalog/fx.kmsg|9
 fx.10|fxold.h0badcafe|fxold|NULL|2|catalog/fx.kmsg|10
-fx.11|fx_drv2.hb5e77fa2|fx_drv2|'  detail %u'|0|catalog/fx.kmsg|33"
+fx.11|fx_drv2.hb5e77fa2|fx_drv2|'  detail %u'|0|catalog/fx.kmsg|33
+fx.1|fx.he26e31c9|fx|NULL|0|msg.c|12
+fx.5|fx.hf2233749|fx|NULL|1|msg.c|14"
 [ "$got" = "$expect" ] || status=1
 printf 'got:\n%s\nexpected:\n%s\n' "$got" "$expect" >> "$work/aliases-db.out"
-result "build-db: aliases, ids computed from modname and format, three wordings of fx.10" \
+result "build-db: aliases, ids computed from modname and format, three wordings of fx.10, the kmsg_*() sites' automatic ids" \
 	$status "$work/aliases-db.out"
 
 lookup=$out/docs_lookup
@@ -453,14 +455,15 @@ check_lookup "identifier -> its automatic ids, in the catalog's order" "$adb" \
 	"autos fx.10" 0 "fxdrv.h7938bce2 fxdrv fxdrv: device %s is offline
 fxdrv.hc47d3668 fxdrv fxdrv: device %s went offline
 fxold.h0badcafe fxold (none)"
-check_lookup "identifier of a kmsg_*() message: no automatic ids" "$adb" \
-	"autos fx.1" 1 "none"
+check_lookup "identifier of a kmsg_*() message: its site's automatic id" "$adb" \
+	"autos fx.1" 0 "fx.he26e31c9 fx (none)"
 check_lookup "get an identifier: its forms; the level of its kmsg_*() site" "$adb" \
 	"get fx.5" 0 "id fx.5
 format fxdrv: link %d is down
 level 4
 file catalog/fx.kmsg:20
-alias fxdrv.h60fbad38 fxdrv fxdrv: link %d is down"
+alias fxdrv.h60fbad38 fxdrv fxdrv: link %d is down
+alias fx.hf2233749 fx (none)"
 check_lookup "get an automatic id: the documentation of its identifier" "$adb" \
 	"get fxdrv.hc47d3668" 0 "id fx.10
 format fxdrv: device %s is offline

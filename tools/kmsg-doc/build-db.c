@@ -63,10 +63,12 @@ int write_db(struct ctx *c)
 	};
 	const struct kmsg_msg **rows = site_rows(c, &in.nmsgs);
 	struct kmsg_db_doc *docs = kmsg_xcalloc(c->nids + 1, sizeof(*docs));
-	struct kmsg_db_alias *aliases = kmsg_xcalloc(c->naliases + 1,
+	struct kmsg_db_alias *aliases = kmsg_xcalloc(c->naliases + in.nmsgs + 1,
 						     sizeof(*aliases));
+	struct kmsg_alias *curated = kmsg_xcalloc(in.nmsgs + 1,
+						  sizeof(*curated));
 	struct kmsg_db_trans *trans = NULL;
-	size_t i, k, ntrans = 0, cap = 0;
+	size_t i, k, ntrans = 0, cap = 0, ncurated = 0;
 	char *err;
 	int ret;
 
@@ -98,6 +100,32 @@ int write_db(struct ctx *c)
 			ntrans++;
 		}
 	}
+	/*
+	 * A kmsg_*() site's automatic id is an alias of its curated one:
+	 * the event names the message by its automatic id only
+	 */
+	for (i = 0; i < in.nmsgs; i++) {
+		const struct kmsg_msg *m = rows[i];
+		unsigned int pos = 0;
+
+		if (!m->id || !m->number || !m->auto_id)
+			continue;
+		for (k = 0; k < in.naliases; k++) {
+			if (!strcmp(aliases[k].alias->auto_id, m->auto_id))
+				break;
+			pos += !strcmp(aliases[k].id, m->id);
+		}
+		if (k < in.naliases)
+			continue;	/* a catalog names it already */
+		curated[ncurated].auto_id = m->auto_id;
+		curated[ncurated].modname = m->modname;
+		curated[ncurated].line = m->line;
+		aliases[in.naliases].id = m->id;
+		aliases[in.naliases].alias = &curated[ncurated++];
+		aliases[in.naliases].position = pos;
+		aliases[in.naliases].file = m->file;
+		in.naliases++;
+	}
 	in.msgs = rows;
 	in.docs = docs;
 	in.trans = trans;
@@ -111,6 +139,7 @@ int write_db(struct ctx *c)
 	free(rows);
 	free(docs);
 	free(aliases);
+	free(curated);
 	free(trans);
 	return ret;
 }

@@ -20,6 +20,15 @@ static int put_curated(struct kmsg_strbuf *out, const struct kmsg_msg *msg)
 	return 0;
 }
 
+/* Does the format start with "<id>: ", as a kmsg_*() site's does? */
+static bool fmt_starts_with_id(const struct kmsg_msg *msg, const char *id)
+{
+	size_t n = strlen(id);
+
+	return msg->fmt.len >= n + 2 && !memcmp(msg->fmt.s, id, n) &&
+	       !memcmp(msg->fmt.s + n, ": ", 2);
+}
+
 /* Drop KERN_SOH and level or flag characters at @from of @out */
 static void strip_level_headers(struct kmsg_strbuf *out, size_t from)
 {
@@ -102,8 +111,9 @@ int kmsg_msg_text_id(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 		/* the prefix version 1's macros printed, not in its format */
 		if (put_curated(head, msg))
 			goto nomem;
-	} else if (!fmt && id && !msg->component.len) {
-		/* version 2: only a kmsg_*() site printed an id */
+	} else if (!fmt && id && !msg->component.len &&
+		   !fmt_starts_with_id(msg, id)) {
+		/* a kmsg_*() site prints its id, in its format */
 		if (kmsg_strbuf_puts(head, id) || kmsg_strbuf_putn(head, ": ", 2))
 			goto nomem;
 		added = strlen(id) + 2;
