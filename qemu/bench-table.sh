@@ -10,9 +10,19 @@
 unit=${1:?unit} log=${2:?guest log}
 awk -v unit="$unit" '
 /^RESULT/ { v[$2] = $3; order[++n] = $2 }
+/^BYTES/ { bytes[$2] = $3; per[$2] = $4; bo[++nb] = $2 }
 END {
 	if (!v["printk"]) { print "bench: no printk result in " FILENAME; exit 1 }
-	printf "  %-14s %14s %8s\n", "mode", unit "/msg", "ratio"
-	for (i = 1; i <= n; i++)
-		printf "  %-14s %14d %7.3fx\n", order[i], v[order[i]], v[order[i]] / v["printk"]
+	printf "  %-14s %14s %8s %8s\n", "mode", unit "/msg", "ratio", "vs off"
+	for (i = 1; i <= n; i++) {
+		m = order[i]; off = m
+		sub(/-on$/, "", off)
+		if (off == "kmsg") off = "kmsg-off"
+		printf "  %-14s %14d %7.3fx", m, v[m], v[m] / v["printk"]
+		if (off != m && v[off]) printf " %7.3fx", v[m] / v[off]
+		printf "\n"
+	}
+	if (nb) printf "  %-14s %14s %14s\n", "event of", "bytes/event", "events/MiB"
+	for (i = 1; i <= nb; i++)
+		printf "  %-14s %14d %14d\n", bo[i], bytes[bo[i]], per[bo[i]]
 }' "$log"

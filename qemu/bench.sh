@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # In the guest: time per message of a plain pr_info() with the kmsg:kmsg
-# event off (printk) and on (printk-on), of kmsg_info(), a message with a
-# curated id, with the event off and on, and of trace_printk(), with
-# kmsgbench.
+# event off (printk) and on (printk-on), of dev_info() of the same text
+# off (dev) and on (dev-on), of kmsg_info(), a message with a curated id,
+# with the event off and on, and of trace_printk(), with kmsgbench; then
+# the ring buffer bytes an event of pr_info() and of dev_info() takes.
 # Console output is suppressed by the console log level, so that the
 # console does not dominate. Prints "RUN mode ns_per_message" for every
 # run, then "RESULT mode ns_per_message" lines, the median of REPS runs of
@@ -31,9 +32,10 @@ median() {
 # Runs interleave the modes, so that drift of the host affects them alike
 i=0
 while [ $i -lt "$REPS" ]; do
-	for mode in printk printk-on kmsg-off kmsg-on trace_printk; do
+	for mode in printk printk-on dev dev-on kmsg-off kmsg-on trace_printk; do
 		case $mode in
 		printk-on) echo 1 > "$inst/events/kmsg/kmsg/enable"; ns=$(one printk) ;;
+		dev-on) echo 1 > "$inst/events/kmsg/kmsg/enable"; ns=$(one dev) ;;
 		kmsg-on) echo 1 > "$inst/events/kmsg/kmsg/enable"; ns=$(one kmsg) ;;
 		kmsg-off) ns=$(one kmsg) ;;
 		*) ns=$(one "$mode") ;;
@@ -46,8 +48,19 @@ while [ $i -lt "$REPS" ]; do
 	i=$((i + 1))
 done
 sed 's/^/RUN /' /tmp/bench.raw
-for mode in printk printk-on kmsg-off kmsg-on trace_printk; do
+for mode in printk printk-on dev dev-on kmsg-off kmsg-on trace_printk; do
 	grep "^$mode " /tmp/bench.raw | cut -d' ' -f2 | median | sed "s/^/RESULT $mode /"
+done
+
+# Bytes of ring buffer per event, headers included: 1000 messages each
+for mode in printk dev; do
+	echo > "$inst/trace"
+	echo 1 > "$inst/events/kmsg/kmsg/enable"
+	echo "$mode 1000" > "$run"
+	echo 0 > "$inst/events/kmsg/kmsg/enable"
+	cat "$inst"/per_cpu/cpu*/stats | awk -v m="$mode" '
+		$1 == "entries:" { e += $2 } $1 == "bytes:" { b += $2 }
+		END { if (e) printf "BYTES %s %d %d\n", m, b / e, 1048576 * e / b }'
 done
 rmdir "$inst"
 
