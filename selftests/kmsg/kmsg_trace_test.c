@@ -455,7 +455,7 @@ TEST(boot_coverage)
 	struct devkmsg_rec *recs;
 	unsigned long long first = ~0ULL;
 	char err[256], *enabled;
-	int i, fd, n, checked, bad, noid = 0;
+	int i, fd, n, checked, bad, noid = 0, devmsgs = 0, nodev = 0;
 
 	enabled = tracefs_instance_file_read(NULL, "events/kmsg/kmsg/enable",
 					     NULL);
@@ -482,11 +482,31 @@ TEST(boot_coverage)
 	EXPECT_EQ(0, overrun(NULL));
 	ASSERT_LT(0, self->c.n);
 	for (i = 0; i < self->c.n; i++) {
-		if (self->msgs[i].msg.seq < first)
-			first = self->msgs[i].msg.seq;
-		noid += !self->msgs[i].auto_id[0];
+		const struct trace_msg *t = &self->msgs[i];
+
+		if (t->msg.seq < first)
+			first = t->msg.seq;
+		noid += !t->auto_id[0];
+		/*
+		 * A device message of a built-in driver is named by the
+		 * driver's KBUILD_MODNAME (its dev_*() site's index entry),
+		 * not by the device layer's wrapper
+		 */
+		if ((t->msg.flags & KMSG_TRACE_DEVICE) &&
+		    (t->msg.flags & KMSG_EVENT_WRAPPED)) {
+			devmsgs++;
+			if (!t->modname[0] || !strcmp(t->modname, "core")) {
+				nodev++;
+				TH_LOG("device message without its driver's module: '%s' (%s)",
+				       t->fmt, t->modname);
+			}
+		}
 	}
 	EXPECT_EQ(0, noid);
+	EXPECT_LT(0, devmsgs);
+	EXPECT_EQ(0, nodev);
+	TH_LOG("%d device messages of the boot, each named by its driver's module",
+	       devmsgs);
 
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, fd);
