@@ -39,8 +39,8 @@
 KMSG=${KMSG:-kmsg}
 DBG=/sys/kernel/debug/kmsgtest
 tmp=$(mktemp -d)
-n=0
-failed=0
+# shellcheck source=kmsg_tap.sh
+. "$(dirname "$0")/kmsg_tap.sh"
 # shellcheck source=kmsg_quiet.sh
 . "$(dirname "$0")/kmsg_quiet.sh"
 # records of a burst, all CPUs together; RUN1/RUN2: bursts of runs 1, 2
@@ -54,16 +54,6 @@ STOPWAIT=60
 # debug kernel, whose bursts are slower)
 TERMWAIT=10
 [ -d /sys/kernel/debug/kfence ] && TERMWAIT=60
-
-ok() {	# ok RESULT DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-}
 
 diag() {	# diag FILE: its first lines as comments
 	head -n "${2:-10}" "$1" | sed 's/^/# /'

@@ -30,20 +30,10 @@ DBG=/sys/kernel/debug/kmsgtest
 INST=/sys/kernel/tracing/instances
 PER_ROUND=500
 tmp=$(mktemp -d)
-n=0
-failed=0
+# shellcheck source=kmsg_tap.sh
+. "$(dirname "$0")/kmsg_tap.sh"
 # shellcheck source=kmsg_quiet.sh
 . "$(dirname "$0")/kmsg_quiet.sh"
-
-ok() {	# ok RESULT DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-}
 
 # wait up to 30 s for a line of FILE to match PATTERN
 wait_for() {	# wait_for FILE PATTERN

@@ -10,18 +10,8 @@ KMSG=${KMSG:-kmsg}
 FIRE=/sys/kernel/debug/kmsgtest/fire
 INST=/sys/kernel/tracing/instances
 tmp=$(mktemp -d)
-n=0
-failed=0
-
-ok() {	# ok RESULT DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-}
+# shellcheck source=kmsg_tap.sh
+. "$(dirname "$0")/kmsg_tap.sh"
 
 # Start "kmsg live ARGS" in the background, wait until its instance
 # records, fire the messages given, wait for it to exit (--count).

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC2034 # n and failed: the sourcing test reads them
+#
+# The TAP results of the shell kselftests, sourced by kmsg_tool.sh,
+# kmsg_storm.sh and kmsg_follow.sh (installed next to them: TEST_FILES).
+#
+#   ok RESULT DESCRIPTION	"ok N DESCRIPTION" if RESULT is 0, else
+#				"not ok N DESCRIPTION" and failed=1; N counts
+#				from 1
+n=0
+failed=0
+
+ok() {	# ok RESULT DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=1
+	fi
+}
