@@ -14,6 +14,7 @@
 #   --mem MB        guest memory                   (default: 512)
 #   --icount SHIFT  TCG only: the guest clock counts instructions,
 #                   2^SHIFT ns each, instead of host time
+#   --plugin ARG    TCG only: load a QEMU plugin (-plugin ARG)
 #
 # TCG is the default: on these machines /dev/kvm exists but nested KVM
 # fails. --accel auto uses KVM only if a short probe boot with it
@@ -26,6 +27,7 @@
 set -euo pipefail
 
 mode=check timeout=600 smp=2 accel=tcg append="" disk="" mem=512 icount=""
+plugin=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;
@@ -36,18 +38,20 @@ while [ $# -gt 0 ]; do
 	--disk) disk=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--icount) icount=$2; shift 2 ;;
+	--plugin) plugin=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 3 ] || { sed -n '4,26p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '4,27p' "$0" >&2; exit 2; }
 kernel=$1 initrd=$2 outdir=$3
 mkdir -p "$outdir"
 
 # boot MODE ACCEL TIMEOUT OUTDIR
 boot() {
 	local m=$1 a=$2 t=$3 o=$4 cpu=max rc=0 drive=() clock=() boot_args=""
+	local plug=()
 	# the check and the demo record every message of the boot (selftest
 	# boot_coverage)
 	case $m in check|demo) boot_args="trace_event=kmsg:kmsg" ;; esac
@@ -61,6 +65,7 @@ boot() {
 	[ "$a" = kvm ] && cpu=host
 	[ -n "$icount" ] && [ "$a" = tcg ] && clock=(-icount "shift=$icount")
 	[ -n "$disk" ] && drive=(-drive "file=$disk,format=raw,if=virtio")
+	[ -n "$plugin" ] && [ "$a" = tcg ] && plug=(-plugin "$plugin")
 	rm -f "$o/console.log" "$o/guest.log"
 	timeout --kill-after=10 "$t" qemu-system-x86_64 \
 		-accel "$a" -cpu "$cpu" -smp "$smp" -m "$mem" \
@@ -68,7 +73,7 @@ boot() {
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic $boot_args kmsg_mode=$m $append" \
 		-serial "file:$o/console.log" -serial "file:$o/guest.log" \
-		"${drive[@]}" "${clock[@]}" </dev/null || rc=$?
+		"${drive[@]}" "${clock[@]}" "${plug[@]}" </dev/null || rc=$?
 	return $rc
 }
 
