@@ -105,9 +105,13 @@ struct index_line {
 	unsigned int line;
 	char func[128];
 	char fmt[512];
+	char modname[64];	/* "" if the line names none */
 };
 
-/* A line of a printk index file: "<L[,c]> file:line func "fmt"" */
+/*
+ * A line of a printk index file: "<L[,c]> file:line func "fmt" [modname]",
+ * or "<c> ..." (level -1)
+ */
 static inline int parse_index_line(const char *s, struct index_line *l)
 {
 	const char *q;
@@ -118,17 +122,29 @@ static inline int parse_index_line(const char *s, struct index_line *l)
 		   l->file, &l->line, l->func, &n) != 4 || !n) {
 		n = 0;
 		if (sscanf(s, "<%d> %255[^:]:%u %127s \"%n", &l->level,
-			   l->file, &l->line, l->func, &n) != 4 || !n)
-			return -EINVAL;
+			   l->file, &l->line, l->func, &n) != 4 || !n) {
+			/* a continuation without a level of its own */
+			n = 0;
+			l->level = -1;
+			if (sscanf(s, "<c> %255[^:]:%u %127s \"%n", l->file,
+				   &l->line, l->func, &n) != 3 || !n)
+				return -EINVAL;
+		}
 	}
 	q = strrchr(s + n, '"');
-	if (!q || q[1] != '\n')
+	if (!q)
 		return -EINVAL;
 	len = q - (s + n);
 	if (len >= sizeof(l->fmt))
 		return -E2BIG;
 	memcpy(l->fmt, s + n, len);
 	l->fmt[len] = '\0';
+	l->modname[0] = '\0';
+	if (q[1] == '\n')
+		return 0;
+	if (sscanf(q + 1, " %63[^ \n]%n", l->modname, &n) != 1 ||
+	    strcmp(q + 1 + n, "\n"))
+		return -EINVAL;
 	return 0;
 }
 

@@ -119,7 +119,7 @@ TEST(index_lists_module_messages)
 	f = fopen(INDEX_PATH, "r");
 	ASSERT_NE(NULL, f) TH_LOG("%s: %s", INDEX_PATH, strerror(errno));
 	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
-	EXPECT_STREQ("# <level/flags> filename:line function \"format\"\n",
+	EXPECT_STREQ("# <level/flags> filename:line function \"format\" modname\n",
 		     line);
 	while (fgets(line, sizeof(line), f)) {
 		ASSERT_EQ(0, parse_index_line(line, &l)) TH_LOG("bad line: %s", line);
@@ -129,6 +129,7 @@ TEST(index_lists_module_messages)
 			seen[i]++;
 			EXPECT_EQ(expected[i].level, l.level) TH_LOG("%s", line);
 			EXPECT_STREQ("samples/kmsg/kmsgtest.c", l.file);
+			EXPECT_STREQ("kmsgtest", l.modname);
 			EXPECT_LT(0, l.line);
 		}
 	}
@@ -137,6 +138,39 @@ TEST(index_lists_module_messages)
 		EXPECT_EQ(1, seen[i]) TH_LOG("kmsgtest.%u: listed %d times, as %s",
 					     expected[i].nr, seen[i], want[i]);
 	}
+}
+
+/*
+ * vmlinux's index names the module of each built-in call site:
+ * KBUILD_MODNAME, "printk" for kernel/printk/printk.c, "mounts" for
+ * init/do_mounts.c (init/Makefile: mounts-y := do_mounts.o)
+ */
+TEST(index_names_builtin_modules)
+{
+	int printk_seen = 0, mounts_seen = 0, other = 0;
+	char line[1024];
+	struct index_line l;
+	FILE *f;
+
+	f = fopen(INDEX_DIR "/vmlinux", "r");
+	ASSERT_NE(NULL, f) TH_LOG("%s/vmlinux: %s", INDEX_DIR, strerror(errno));
+	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+	while (fgets(line, sizeof(line), f)) {
+		ASSERT_EQ(0, parse_index_line(line, &l)) TH_LOG("bad line: %s", line);
+		if (!strcmp(l.file, "kernel/printk/printk.c")) {
+			EXPECT_STREQ("printk", l.modname) TH_LOG("%s", line);
+			printk_seen++;
+		} else if (!strcmp(l.file, "init/do_mounts.c")) {
+			EXPECT_STREQ("mounts", l.modname) TH_LOG("%s", line);
+			mounts_seen++;
+		} else if (l.modname[0]) {
+			other++;
+		}
+	}
+	fclose(f);
+	EXPECT_LT(0, printk_seen);
+	EXPECT_LT(0, mounts_seen);
+	EXPECT_LT(1000, other) TH_LOG("%d other entries name a module", other);
 }
 
 /* The module's index file goes with the module; vmlinux's stays */

@@ -7,7 +7,8 @@
  * Input: byte 0 chooses the event format: without its bit 7, even is
  * version 1 as the kernel prints it (tests/data/kmsg.format), odd version
  * 2 (kmsg-v2.format); with bit 7, even is version 3 (kmsg-v3.format), odd
- * layout 4, without a version field (kmsg-v4.format). The rest is the
+ * layout 4, without a version field (kmsg-v4.format), or with bit 6 too,
+ * layout 5 (kmsg-v5.format). The rest is the
  * record; its first two bytes are set to the event's id so that it is
  * taken for a kmsg:kmsg record.
  */
@@ -24,7 +25,7 @@
 #include "kmsg_json.h"
 #include "kmsg_text.h"
 
-static struct kmsg_event ev[4];
+static struct kmsg_event ev[5];
 
 static void load(struct kmsg_event *e, const char *file)
 {
@@ -60,6 +61,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	load(&ev[1], "kmsg-v2.format");
 	load(&ev[2], "kmsg-v3.format");
 	load(&ev[3], "kmsg-v4.format");
+	load(&ev[4], "kmsg-v5.format");
 	return 0;
 }
 
@@ -124,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	e = &ev[(data[0] & 1) | (data[0] >> 6 & 2)];
+	e = &ev[(data[0] & 0xc1) == 0xc1 ? 4 : (data[0] & 1) | (data[0] >> 6 & 2)];
 	size--;
 	copy = malloc(size ? size : 1);
 	if (!copy)

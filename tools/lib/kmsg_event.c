@@ -2,6 +2,7 @@
 /*
  * Decoding kmsg:kmsg trace records with libtraceevent
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,20 +31,48 @@ static struct tep_format_field *field(struct tep_event *event, const char *name,
 	return f;
 }
 
-/* Layout 4: no version field; the fields of every record are known */
-static int init_v4(struct kmsg_event *ev, struct tep_event *e, char *err,
-		   size_t errlen)
+/* A field of a layout without a version field: where it goes */
+struct layout_field {
+	const char *name;
+	bool dynamic;
+	size_t at;	/* offsetof(struct kmsg_event, ...) */
+};
+
+#define LF(f, dyn) { #f, dyn, offsetof(struct kmsg_event, f) }
+#define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Layout 4: no version field; the wrapper in fields of its own */
+static const struct layout_field layout4[] = {
+	LF(seq, false), LF(level, false), LF(flags, false), LF(args, true),
+	LF(wrap_args, true), LF(modname, true), LF(fmt, true),
+	LF(wrap_fmt, true),
+};
+
+/*
+ * Layout 5: layout 4 with two dynamic fields fewer: args holds the
+ * wrapper's arguments after the message's, from word wrap_at on, and fmt
+ * the wrapper's format after its own NUL
+ */
+static const struct layout_field layout5[] = {
+	LF(seq, false), LF(level, false), LF(flags, false), LF(wrap_at, false),
+	LF(args, true), LF(modname, true), LF(fmt, true),
+};
+
+/* The fields of every record are known: each must be there */
+static int init_layout(struct kmsg_event *ev, struct tep_event *e,
+		       unsigned int layout, const struct layout_field *lf,
+		       size_t n, char *err, size_t errlen)
 {
-	if (!(ev->seq = field(e, "seq", false, err, errlen)) ||
-	    !(ev->level = field(e, "level", false, err, errlen)) ||
-	    !(ev->flags = field(e, "flags", false, err, errlen)) ||
-	    !(ev->args = field(e, "args", true, err, errlen)) ||
-	    !(ev->wrap_args = field(e, "wrap_args", true, err, errlen)) ||
-	    !(ev->modname = field(e, "modname", true, err, errlen)) ||
-	    !(ev->fmt = field(e, "fmt", true, err, errlen)) ||
-	    !(ev->wrap_fmt = field(e, "wrap_fmt", true, err, errlen)))
-		return -1;
-	ev->layout = 4;
+	struct tep_format_field *f;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		f = field(e, lf[i].name, lf[i].dynamic, err, errlen);
+		if (!f)
+			return -1;
+		memcpy((char *)ev + lf[i].at, &f, sizeof(f));
+	}
+	ev->layout = layout;
 	return 0;
 }
 
@@ -69,8 +98,13 @@ int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 	if (ev->common_pid && (ev->common_pid->size != 4 ||
 			       ev->common_pid->offset < 0))
 		ev->common_pid = NULL;
-	if (!tep_find_field(e, "version"))
-		return init_v4(ev, e, err, errlen);
+	if (!tep_find_field(e, "version")) {
+		if (tep_find_field(e, "wrap_fmt") || tep_find_field(e, "wrap_args"))
+			return init_layout(ev, e, 4, layout4, NFIELDS(layout4),
+					   err, errlen);
+		return init_layout(ev, e, 5, layout5, NFIELDS(layout5), err,
+				   errlen);
+	}
 	if (!(ev->ip = field(e, "ip", false, err, errlen)) ||
 	    !(ev->version = field(e, "version", false, err, errlen)) ||
 	    !(ev->level = field(e, "level", false, err, errlen)) ||
@@ -181,6 +215,24 @@ static int get_str(const struct kmsg_event *ev, struct tep_record *rec,
 	return 0;
 }
 
+/* Layout 5: the string that follows @fmt's NUL in its field, or "" */
+static int get_wrap_fmt(const struct kmsg_event *ev, struct tep_record *rec,
+			const struct kmsg_str *fmt, struct kmsg_str *wrap)
+{
+	const unsigned char *data;
+	size_t len, at = fmt->len + 1;
+
+	if (get_loc(ev, rec, ev->fmt, &data, &len) || !len || data[len - 1])
+		return -1;
+	wrap->s = "";
+	wrap->len = 0;
+	if (at < len) {
+		wrap->s = (const char *)data + at;
+		wrap->len = strnlen(wrap->s, len - at - 1);
+	}
+	return 0;
+}
+
 /*
  * Version 4: the driver and the device of a device message, the first two
  * arguments of its wrapper ("%s %s: %pV"); left empty if they are not
@@ -245,7 +297,8 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 			 msg->version, ev->seq ? "modname" : "seq");
 		return -1;
 	}
-	if (msg->version >= 3 && (!ev->wrap_fmt || !ev->wrap_args)) {
+	if (msg->version >= 3 && !ev->wrap_at &&
+	    (!ev->wrap_fmt || !ev->wrap_args)) {
 		snprintf(err, errlen, "kmsg record of version %u, but its event format has no %s field",
 			 msg->version, ev->wrap_fmt ? "wrap_args" : "wrap_fmt");
 		return -1;
@@ -279,7 +332,18 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 			   get_str(ev, rec, ev->device, &msg->device)))
 		return bad(err, errlen, "device outside the record or unterminated");
 	msg->wrap_fmt.s = "";
-	if (msg->version >= 3) {
+	if (ev->wrap_at) {
+		if (get_num(ev, rec, ev->wrap_at, &v))
+			return bad(err, errlen, "field outside the record");
+		if (v * 4 > msg->args_len)
+			return bad(err, errlen, "wrap_at past the arguments");
+		msg->wrap_args = msg->args + v * 4;
+		msg->wrap_args_len = msg->args_len - v * 4;
+		msg->args_len = v * 4;
+		/* the wrapper's format after the NUL of the message's */
+		if (get_wrap_fmt(ev, rec, &msg->fmt, &msg->wrap_fmt))
+			return bad(err, errlen, "format outside the record or unterminated");
+	} else if (msg->version >= 3) {
 		if (get_str(ev, rec, ev->wrap_fmt, &msg->wrap_fmt))
 			return bad(err, errlen, "wrapper format outside the record or unterminated");
 		if (get_loc(ev, rec, ev->wrap_args, &msg->wrap_args,

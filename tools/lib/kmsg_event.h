@@ -3,7 +3,7 @@
  * Decoding kmsg:kmsg trace records (see the kernel's
  * Documentation/core-api/kmsg.rst) with libtraceevent.
  *
- * Four layouts. The first three are told apart by each record's "version"
+ * Five layouts. The first three are told apart by each record's "version"
  * field:
  * 1. The event of kmsg_*() call sites: component, number, level, flags,
  *    call site, arguments, format, driver and device.
@@ -26,6 +26,11 @@
  *    decoder takes as the message's driver and device when the record is
  *    flagged KMSG_EVENT_DEVICE (see kmsg_msg_dev_wrapper()).
  *
+ * 5. Layout 4 with two dynamic fields fewer, told by its "wrap_at" field:
+ *    args holds the message's arguments, then from word wrap_at on the
+ *    wrapper's; fmt the message's format, then after its NUL the
+ *    wrapper's. Decoded as layout 4.
+ *
  * Every length and offset in a record is checked against the record's
  * size: a corrupt record gives an error, never an out-of-bounds read.
  */
@@ -42,7 +47,7 @@ struct tep_format_field;
 struct tep_record;
 
 /* The newest event layout this decoder knows, from 1 */
-#define KMSG_EVENT_VERSION	4
+#define KMSG_EVENT_VERSION	5
 /* The newest layout with a "version" field: later ones have none */
 #define KMSG_EVENT_VERSIONED	3
 /* flags: arguments or format cut (the format to KMSG_EVENT_FMT_MAX bytes) */
@@ -78,7 +83,7 @@ struct tep_record;
 struct kmsg_event {
 	struct tep_handle *tep;
 	struct tep_event *event;
-	/* 4: the layout of every record (its format has no version); else 0 */
+	/* 4 or 5: the layout of every record (no version field); else 0 */
 	unsigned int layout;
 	struct tep_format_field *level, *flags, *args, *fmt;
 	/* versions 1 to 3; NULL in layout 4 */
@@ -86,6 +91,7 @@ struct kmsg_event {
 	struct tep_format_field *driver, *device;
 	struct tep_format_field *seq, *modname;	/* version 2; else NULL */
 	struct tep_format_field *wrap_fmt, *wrap_args;	/* version 3 */
+	struct tep_format_field *wrap_at;	/* layout 5; else NULL */
 	struct tep_format_field *common_type, *common_pid;	/* or NULL */
 	bool native;	/* the file's byte order is the host's */
 };

@@ -5,7 +5,9 @@
  * it; data/kmsg-v2.format, version 2, every printk() message;
  * data/kmsg-v3.format, version 3, wrapped messages apart;
  * data/kmsg-v4.format, layout 4, the event of vprintk_store() without a
- * version field, device messages in the device layer's wrapper) parse
+ * version field, device messages in the device layer's wrapper;
+ * data/kmsg-v5.format, layout 5, layout 4 with the wrapper's arguments
+ * and format in args and fmt, after the message's) parse
  * without warnings, good records decode and render, and corrupt ones give
  * an error, never a crash or an out-of-bounds read (run under ASan).
  */
@@ -104,18 +106,21 @@ struct layout {
 	int data;		/* where the dynamic data starts */
 	int strs;		/* __data_loc of the first string */
 	int wrap_args, wrap_fmt;	/* version 3: __data_loc; else 0 */
+	int wrap_at;		/* layout 5: where the wrapper's words start */
 };
 
 /* data/kmsg.format: component, fmt, driver, device */
-static const struct layout layout_v1 = { 16, 17, 18, 20, 0, 24, 4, 44, 28, 0, 0 };
+static const struct layout layout_v1 = { 16, 17, 18, 20, 0, 24, 4, 44, 28, 0, 0, 0 };
 /* data/kmsg-v2.format: component, modname, fmt, driver, device */
-static const struct layout layout_v2 = { 28, 29, 30, 24, 16, 32, 5, 56, 36, 0, 0 };
+static const struct layout layout_v2 = { 28, 29, 30, 24, 16, 32, 5, 56, 36, 0, 0, 0 };
 /* data/kmsg-v3.format: version 2's, wrap_args after args, wrap_fmt last */
 static const struct layout layout_v3 = {
-	28, 29, 30, 24, 16, 32, 5, 64, 40, 36, 60
+	28, 29, 30, 24, 16, 32, 5, 64, 40, 36, 60, 0
 };
 /* data/kmsg-v4.format: seq, level, flags; args, wrap_args, modname, fmt, wrap_fmt */
-static const struct layout layout_v4 = { 0, 16, 17, 0, 8, 20, 2, 40, 28, 24, 36 };
+static const struct layout layout_v4 = { 0, 16, 17, 0, 8, 20, 2, 40, 28, 24, 36, 0 };
+/* data/kmsg-v5.format: seq, level, flags, wrap_at; args, modname, fmt */
+static const struct layout layout_v5 = { 0, 16, 17, 0, 8, 20, 2, 32, 24, 0, 0, 18 };
 
 static void put_loc(unsigned char *d, int at, size_t off, size_t len)
 {
@@ -156,6 +161,26 @@ static size_t build_as(unsigned char *d, int id, const struct layout *l,
 	put_loc(d, l->args, off, s->args_len);
 	memcpy(d + off, s->args, s->args_len);
 	off += s->args_len;
+	if (l->wrap_at) {
+		/* the wrapper's words after the message's, its format after its */
+		uint16_t at = s->args_len / 4;
+		const char *w = s->wrap_fmt ? s->wrap_fmt : "";
+
+		memcpy(d + l->wrap_at, &at, 2);
+		if (s->wrap_args_len)
+			memcpy(d + off, s->wrap_args, s->wrap_args_len);
+		off += s->wrap_args_len;
+		put_loc(d, l->args, l->data, off - l->data);
+		n = strlen(strs[0]) + 1;
+		put_loc(d, l->strs, off, n);
+		memcpy(d + off, strs[0], n);
+		off += n;
+		n = strlen(s->fmt) + 1 + strlen(w) + 1;
+		put_loc(d, l->strs + 4, off, n);
+		memcpy(d + off, s->fmt, strlen(s->fmt) + 1);
+		memcpy(d + off + strlen(s->fmt) + 1, w, strlen(w) + 1);
+		return off + n;
+	}
 	for (i = 0; i < l->nstr; i++) {
 		n = strlen(strs[i]) + 1;
 		put_loc(d, l->strs + 4 * i, off, n);
@@ -760,7 +785,7 @@ static void test_v3(struct kmsg_event *ev, int id)
  * messages in the device layer's wrapper, their driver and device taken
  * from its arguments
  */
-static void test_v4(struct kmsg_event *ev, int id)
+static void test_v4(struct kmsg_event *ev, int id, const struct layout *l)
 {
 	static const char oom[] = "Out of memory and no killable processes...";
 	static const char link[] = "NIC Link is Up %d Mbps %s Duplex\n";
@@ -774,20 +799,25 @@ static void test_v4(struct kmsg_event *ev, int id)
 	char err[256] = "", text[2048], want[256], auto_id[64];
 	size_t size;
 
-	ok(ev->layout == 4 && !ev->version && !ev->ip && !ev->number &&
+	int v = l->wrap_at ? 5 : 4;
+
+	ok(ev->layout == (unsigned int)v && !ev->version && !ev->ip && !ev->number &&
 	   !ev->component && !ev->driver && !ev->device && ev->seq &&
-	   ev->modname && ev->wrap_fmt && ev->wrap_args,
-	   "layout 4 format: told by its fields, no version field");
+	   ev->modname && (v == 5 ? ev->wrap_at && !ev->wrap_fmt &&
+			   !ev->wrap_args : ev->wrap_fmt && ev->wrap_args),
+	   "layout %d format: told by its fields, no version field", v);
 
 	/* a plain printk() */
-	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0,
+	ok(decode(ev, d, build_as(d, id, l, &s), &m, err) == 0,
 	   "plain message decodes %s", err);
-	ok(m.version == 4 && m.seq == 42 && m.level == 4 && !m.number &&
+	ok(m.version == (unsigned int)v && m.seq == 42 && m.level == 4 &&
+	   !m.number &&
 	   !m.ip && m.pid == 77 && !m.component.len && m.component.s &&
 	   !m.driver.len && !m.device.len && m.modname.len == 8 &&
 	   !memcmp(m.modname.s, "oom_kill", 8) && m.fmt.len == strlen(oom) &&
 	   !m.wrap_fmt.len,
-	   "fields: version 4, seq, level, modname, fmt; number 0, ip 0, no component");
+	   "fields: layout %d, seq, level, modname, fmt; number 0, ip 0, no component",
+	   v);
 	text_of(&m, text, sizeof(text));
 	ok(!strcmp(text, oom), "plain message: its text: %s", text);
 	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
@@ -802,7 +832,7 @@ static void test_v4(struct kmsg_event *ev, int id)
 	s.seq = 7;
 	s.flags = KMSG_EVENT_CONT;
 	s.args_len = bin_encode(args, sizeof(args), s.fmt, 5);
-	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0 &&
+	ok(decode(ev, d, build_as(d, id, l, &s), &m, err) == 0 &&
 	   m.seq == 7 && m.flags == KMSG_EVENT_CONT,
 	   "CONT fragment decodes: seq and flag %s", err);
 	text_of(&m, text, sizeof(text));
@@ -819,7 +849,7 @@ static void test_v4(struct kmsg_event *ev, int id)
 	s.wrap_args = wargs;
 	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
 				     "e1000e", "0000:00:19.0", "");
-	size = build_as(d, id, &layout_v4, &s);
+	size = build_as(d, id, l, &s);
 	ok(decode(ev, d, size, &m, err) == 0, "dev_printk() message decodes %s",
 	   err);
 	ok(m.driver.len == 6 && !memcmp(m.driver.s, "e1000e", 6) &&
@@ -853,7 +883,7 @@ static void test_v4(struct kmsg_event *ev, int id)
 	s.wrap_fmt = "%s %s %s%s: %pV";
 	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
 				     "e1000e", "0000:00:19.0", "eth0", "", "");
-	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0 &&
+	ok(decode(ev, d, build_as(d, id, l, &s), &m, err) == 0 &&
 	   m.driver.len == 6 && !memcmp(m.driver.s, "e1000e", 6) &&
 	   m.device.len == 12 && !memcmp(m.device.s, "0000:00:19.0", 12),
 	   "netdev message: driver and device taken from the wrapper %s", err);
@@ -866,7 +896,7 @@ static void test_v4(struct kmsg_event *ev, int id)
 	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
 				     "e1000e", "0000:00:19.0", "");
 	s.flags = KMSG_EVENT_WRAPPED;
-	decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err);
+	decode(ev, d, build_as(d, id, l, &s), &m, err);
 	text_of(&m, text, sizeof(text));
 	ok(!m.driver.len && !m.device.len &&
 	   !strcmp(text, "e1000e 0000:00:19.0: Reset adapter unexpectedly"),
@@ -877,7 +907,7 @@ static void test_v4(struct kmsg_event *ev, int id)
 	s.wrap_fmt = "%s[%s] %pV";
 	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
 				     "e1000e", "0000:00:19.0", "");
-	decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err);
+	decode(ev, d, build_as(d, id, l, &s), &m, err);
 	text_of(&m, text, sizeof(text));
 	ok(!m.driver.len && !m.device.len &&
 	   !strcmp(text, "e1000e[0000:00:19.0] Reset adapter unexpectedly"),
@@ -888,14 +918,14 @@ static void test_v4(struct kmsg_event *ev, int id)
 	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
 				     "e1000e", "0000:00:19.0", "");
 	s.wrap_args_len = 10;
-	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0 &&
+	ok(decode(ev, d, build_as(d, id, l, &s), &m, err) == 0 &&
 	   !m.driver.len && !m.device.len,
 	   "wrapper arguments cut: decodes, no driver and device %s", err);
 	text_of(&m, text, sizeof(text));
 	ok(strstr(text, KMSG_MARK_UNTERMINATED) != NULL,
 	   "wrapper arguments cut: a marker in the text: %s", text);
 	s.wrap_args_len = 0;
-	ok(decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err) == 0 &&
+	ok(decode(ev, d, build_as(d, id, l, &s), &m, err) == 0 &&
 	   !m.driver.len && !m.device.len,
 	   "no wrapper arguments: decodes, no driver and device %s", err);
 	/* a NULL device: printk("%s(NULL device *): %pV"), the level in it */
@@ -903,7 +933,7 @@ static void test_v4(struct kmsg_event *ev, int id)
 	s.wrap_fmt = "%s(NULL device *): %pV";
 	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt, "\0013",
 				     "");
-	decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err);
+	decode(ev, d, build_as(d, id, l, &s), &m, err);
 	text_of(&m, text, sizeof(text));
 	ok(!m.driver.len && !strcmp(text, "(NULL device *): Reset adapter unexpectedly"),
 	   "dev_printk() of a NULL device: %s", text);
@@ -921,7 +951,7 @@ static void test_v4(struct kmsg_event *ev, int id)
 		s.wrap_fmt = "%s %s: %pV";
 		s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
 					     "platform", "kmsgtest", "");
-		decode(ev, d, build_as(d, id, &layout_v4, &s), &m, err);
+		decode(ev, d, build_as(d, id, l, &s), &m, err);
 		text_of(&m, text, sizeof(text));
 		ok(strlen(text) == KMSG_TEXT_MAX &&
 		   !strncmp(text, "platform kmsgtest: yyy", 22),
@@ -935,21 +965,25 @@ static void test_v4(struct kmsg_event *ev, int id)
 	s.args_len = bin_encode(args, sizeof(args), s.fmt, 5);
 	s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
 				     "platform", "kmsgtest", "");
-	size = build_as(d, id, &layout_v4, &s);
+	size = build_as(d, id, l, &s);
 	ok(decode(ev, d, size, &m, err) == 0, "the record to corrupt decodes %s",
 	   err);
 	{
 		static const struct {
 			int at;
 			const char *what;
-		} locs[] = {
+		} locs4[] = {
 			{ 20, "args" }, { 24, "wrap_args" }, { 28, "modname" },
 			{ 32, "fmt" }, { 36, "wrap_fmt" },
+		}, locs5[] = {
+			{ 20, "args" }, { 24, "modname" }, { 28, "fmt" },
 		};
+		const typeof(locs4[0]) *locs = v == 5 ? locs5 : locs4;
+		size_t nlocs = v == 5 ? 3 : 5, first_str = v == 5 ? 1 : 2;
 		uint32_t loc, good;
 		size_t i;
 
-		for (i = 0; i < sizeof(locs) / sizeof(locs[0]); i++) {
+		for (i = 0; i < nlocs; i++) {
 			memcpy(&good, d + locs[i].at, 4);
 			/* the length past the end, then the offset */
 			loc = (good & 0xffff) | (uint32_t)(size + 1) << 16;
@@ -965,7 +999,7 @@ static void test_v4(struct kmsg_event *ev, int id)
 			memcpy(d + locs[i].at, &good, 4);
 		}
 		/* strings without their NUL */
-		for (i = 2; i < sizeof(locs) / sizeof(locs[0]); i++) {
+		for (i = first_str; i < nlocs; i++) {
 			memcpy(&good, d + locs[i].at, 4);
 			d[(good & 0xffff) + (good >> 16) - 1] = 'X';
 			err[0] = '\0';
@@ -975,27 +1009,54 @@ static void test_v4(struct kmsg_event *ev, int id)
 			d[(good & 0xffff) + (good >> 16) - 1] = '\0';
 		}
 		/* an empty string field: no NUL at all */
-		put_loc(d, 32, 40, 0);
+		memcpy(&good, d + l->strs + 4, 4);
+		put_loc(d, l->strs + 4, 40, 0);
 		ok(decode(ev, d, size, &m, err) == -1, "empty fmt field: %s", err);
+		memcpy(d + l->strs + 4, &good, 4);
+		if (v == 5) {
+			uint16_t at, past = 200;
+
+			memcpy(&at, d + 18, 2);
+			memcpy(d + 18, &past, 2);
+			err[0] = '\0';
+			ok(decode(ev, d, size, &m, err) == -1 &&
+			   strstr(err, "wrap_at"),
+			   "wrap_at past the arguments: %s", err);
+			memcpy(d + 18, &at, 2);
+		}
 	}
-	size = build_as(d, id, &layout_v4, &s);
+	if (v == 5) {
+		/* a message's format alone: no wrapper's after it */
+		s.flags = 0;
+		s.wrap_fmt = NULL;
+		s.wrap_args_len = 0;
+		size = build_as(d, id, l, &s);
+		/* "n %d" and its NUL, without the wrapper's empty string */
+		put_loc(d, 28, size - 6, 5);
+		ok(decode(ev, d, size, &m, err) == 0 && !m.wrap_fmt.len &&
+		   m.fmt.len == 4 && !memcmp(m.fmt.s, "n %d", 4),
+		   "fmt without the wrapper's after it: decodes %s", err);
+		s.flags = KMSG_EVENT_DEVICE | KMSG_EVENT_WRAPPED;
+		s.wrap_fmt = "%s %s: %pV";
+		s.wrap_args_len = bin_encode(wargs, sizeof(wargs), s.wrap_fmt,
+					     "platform", "kmsgtest", "");
+	}
+	size = build_as(d, id, l, &s);
 	ok(decode(ev, d, 18, &m, err) == -1,
 	   "record of 18 bytes, cut before its __data_loc fields: %s", err);
 	ok(decode(ev, d, 12, &m, err) == -1,
 	   "record of 12 bytes, cut inside seq: %s", err);
-	ok(decode(ev, d, 39, &m, err) == -1,
-	   "record of 39 bytes, cut inside wrap_fmt's __data_loc: %s", err);
+	ok(decode(ev, d, v == 5 ? 31 : 39, &m, err) == -1,
+	   "record of %d bytes, cut inside the last __data_loc: %s",
+	   v == 5 ? 31 : 39, err);
 	ok(decode(ev, d, size - 1, &m, err) == -1,
 	   "record cut by its last byte: %s", err);
 }
 
-/* A layout 4 format without one of its fields: refused */
-static void test_v4_fields(const char *path)
+/* A layout 4 or 5 format without one of its fields: refused */
+static void test_fields(const char *path, int v, const char *const *names,
+			size_t nnames)
 {
-	static const char *const names[] = {
-		"seq", "level", "flags", "args", "wrap_args", "modname", "fmt",
-		"wrap_fmt",
-	};
 	char err[256], field[64];
 	struct kmsg_event ev;
 	size_t len, i;
@@ -1003,7 +1064,7 @@ static void test_v4_fields(const char *path)
 
 	if (!ok(fmt != NULL, "read %s", path))
 		return;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < nnames; i++) {
 		struct tep_handle *tep = tep_alloc();
 		char *copy = strdup(fmt);
 
@@ -1023,7 +1084,7 @@ static void test_v4_fields(const char *path)
 		   !tep_parse_event(tep, copy, strlen(copy), "kmsg") &&
 		   kmsg_event_init(&ev, tep, err, sizeof(err)) == -1 &&
 		   strstr(err, names[i]),
-		   "layout 4 format without %s refused: %s", names[i], err);
+		   "layout %d format without %s refused: %s", v, names[i], err);
 		free(copy);
 		tep_free(tep);
 	}
@@ -1048,12 +1109,21 @@ static struct tep_handle *setup(const char *path, struct kmsg_event *ev)
 	return tep;
 }
 
+static const char *const names4[] = {
+	"seq", "level", "flags", "args", "wrap_args", "modname", "fmt",
+	"wrap_fmt",
+};
+static const char *const names5[] = {
+	"seq", "level", "flags", "wrap_at", "args", "modname", "fmt",
+};
+
 int main(int argc, char **argv)
 {
 	const char *v1 = argc > 1 ? argv[1] : "data/kmsg.format";
 	const char *v2 = argc > 2 ? argv[2] : "data/kmsg-v2.format";
 	const char *v3 = argc > 3 ? argv[3] : "data/kmsg-v3.format";
 	const char *v4 = argc > 4 ? argv[4] : "data/kmsg-v4.format";
+	const char *v5 = argc > 5 ? argv[5] : "data/kmsg-v5.format";
 	struct tep_handle *tep;
 	struct kmsg_event ev;
 
@@ -1081,10 +1151,17 @@ int main(int argc, char **argv)
 	}
 	tep = setup(v4, &ev);
 	if (tep) {
-		test_v4(&ev, ev.event->id);
+		test_v4(&ev, ev.event->id, &layout_v4);
 		test_fuzz(&ev, ev.event->id, &layout_v4);
 		tep_free(tep);
 	}
-	test_v4_fields(v4);
+	test_fields(v4, 4, names4, sizeof(names4) / sizeof(names4[0]));
+	tep = setup(v5, &ev);
+	if (tep) {
+		test_v4(&ev, ev.event->id, &layout_v5);
+		test_fuzz(&ev, ev.event->id, &layout_v5);
+		tep_free(tep);
+	}
+	test_fields(v5, 5, names5, sizeof(names5) / sizeof(names5[0]));
 	return tap_done();
 }
