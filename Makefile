@@ -130,7 +130,9 @@ kernel-debug: kernel
 $(KOBJ_DEBUG)/.config: qemu/kernel.config qemu/kernel-debug.config qemu/kconfig.sh \
 		$(BUILD)/linux.head
 	@echo "  CONFIG  tinyconfig + qemu/kernel.config + qemu/kernel-debug.config"
-	@cat qemu/kernel.config qemu/kernel-debug.config > $(BUILD)/kernel-debug.fragment
+	@# an option both set is the debug one's (kconfig would warn of the override)
+	@cat qemu/kernel.config qemu/kernel-debug.config | tac | \
+		awk -F= '!/^CONFIG_/ || !seen[$$1]++' | tac > $(BUILD)/kernel-debug.fragment
 	@qemu/kconfig.sh $(KSRC) $(KOBJ_DEBUG) $(BUILD)/kernel-debug.fragment
 
 # --- Debian's stock kernel --------------------------------------------------

@@ -4,9 +4,10 @@
 # kconfig.sh SRC OBJ FRAGMENT [MAKEARGS...]
 #
 # Write OBJ/.config: "make tinyconfig", FRAGMENT merged on top, then
-# olddefconfig. Every option FRAGMENT sets must survive (a typo or an
-# unmet dependency would otherwise silently drop it); the ones that did
-# not are listed and the script fails.
+# olddefconfig. Every option FRAGMENT sets must survive, as its last
+# assignment sets it (a typo or an unmet dependency would otherwise
+# silently drop it); the ones that did not are listed and the script
+# fails.
 set -euo pipefail
 src=$1 obj=$2 frag=$3
 shift 3
@@ -21,5 +22,7 @@ while IFS= read -r line; do
 		grep -q "^$opt=" "$obj/.config" && { echo "kconfig: $opt is set, fragment wants it off" >&2; bad=1; } ;;
 	CONFIG_*=*) grep -qxF "$line" "$obj/.config" || { echo "kconfig: $line did not take effect (dependency missing?)" >&2; bad=1; } ;;
 	esac
-done < "$frag"
+# the last assignment of an option is the one merge_config.sh keeps (the
+# debug fragment overrides the guest's)
+done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$frag" | tac | awk -F= '!seen[$1]++')
 exit $bad

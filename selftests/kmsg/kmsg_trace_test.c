@@ -736,6 +736,50 @@ TEST_F(trace, ids_stable)
 	EXPECT_STRNE(ids_a[2], ids_b[3]);
 }
 
+/*
+ * An identifier does not depend on how the code is built: kmsgbench is a
+ * module in the guest and built in in the debug guest
+ * (qemu/kernel-debug.config), and its messages, a pr_info() and a
+ * dev_info() wrapped in dev_printk()'s "%s %s: %pV", are named by its
+ * KBUILD_MODNAME either way: from the module the format lies in, or from
+ * vmlinux's printk index.
+ */
+TEST_F(trace, ids_built_in_or_module)
+{
+	static const char run[] = "/sys/kernel/debug/kmsgbench/run";
+	/* the message of a %pV is recorded as passed, its newline kept */
+	static const char * const fmts[] = {
+		"kmsgbench.1: request %u of device %s at %lx",
+		"request %u of device %s at %lx\n",
+	};
+	/* what the identifier hashes: the format without its newline */
+	static const char * const hashed[] = {
+		"kmsgbench.1: request %u of device %s at %lx",
+		"request %u of device %s at %lx",
+	};
+	static const char * const modes[] = { "printk 1", "dev 1" };
+	bool module;
+	struct trace_msg *t;
+	size_t i;
+
+	if (access(run, W_OK))
+		ASSERT_EQ(0, system("modprobe kmsgbench"));
+	module = !system("grep -q '^kmsgbench ' /proc/modules");
+	TH_LOG("kmsgbench is %s", module ? "a module" : "built in");
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, write_str(run, modes[i]));
+	if (module)
+		EXPECT_EQ(0, system("rmmod kmsgbench"));
+	ASSERT_LE(0, collect(&self->t));
+	for (i = 0; i < 2; i++) {
+		t = find_fmt(&self->t, fmts[i]);
+		ASSERT_NE(NULL, t) TH_LOG("no event of \"%s\"", fmts[i]);
+		EXPECT_STREQ("kmsgbench", t->modname);
+		EXPECT_STREQ(auto_id_of("kmsgbench", hashed[i]), t->auto_id);
+		EXPECT_EQ(i == 1, !!(t->msg.flags & KMSG_EVENT_WRAPPED));
+	}
+}
+
 /* Every kmsgtest message: record fields, and text equal to /dev/kmsg */
 TEST_F(trace, every_message)
 {
