@@ -434,10 +434,14 @@ echo "# again: $r"
 [ -n "$rec" ] && [ $bad = 0 ]
 ok $? "the check fails on a seq twice, a seq left out, a wrong missed count, a record in both runs"
 
-# what the kernel said meanwhile: nothing at warning or above but ours
+# what the kernel said meanwhile: nothing at warning or above but ours,
+# and the one line that QEMU's emulation causes when the host does not run
+# the vCPU for a while (the hrtimer's, as qemu/console.allow excuses it)
 quiet_end
 loud=$(cat "$tmp/out1" "$tmp/out2" "$tmp/out3" | grep '"level":[0-4],' |
-	grep -v '"missed":' | sed -n 's/.*"seq":\([0-9]*\).*/\1 &/p' |
+	grep -v '"missed":' |
+	grep -v '"format":"hrtimer: interrupt took %llu ns"' |
+	sed -n 's/.*"seq":\([0-9]*\).*/\1 &/p' |
 	awk -v a="$m0" -v b="$m1" '$1 > a && $1 < b')
 [ -z "$loud" ]
 ok $? "no record at warning or above between the markers but the missed objects"
