@@ -201,36 +201,34 @@ static int get_loc(const struct kmsg_event *ev, struct tep_record *rec,
 	return 0;
 }
 
-/* A __string field: must end in its NUL within the record */
-static int get_str(const struct kmsg_event *ev, struct tep_record *rec,
-		   struct tep_format_field *f, struct kmsg_str *str)
+/*
+ * A __string field: must end in its NUL within the record. With @next,
+ * also the string after the first one's NUL, or "" (layout 5's fmt holds
+ * the wrapper's format there).
+ */
+static int get_strs(const struct kmsg_event *ev, struct tep_record *rec,
+		    struct tep_format_field *f, struct kmsg_str *str,
+		    struct kmsg_str *next)
 {
 	const unsigned char *data;
-	size_t len;
+	size_t len, at;
 
 	if (get_loc(ev, rec, f, &data, &len) || !len || data[len - 1])
 		return -1;
 	str->s = (const char *)data;
 	str->len = strnlen(str->s, len - 1);
+	if (next) {
+		at = str->len + 1;
+		next->s = at < len ? (const char *)data + at : "";
+		next->len = at < len ? strnlen(next->s, len - at - 1) : 0;
+	}
 	return 0;
 }
 
-/* Layout 5: the string that follows @fmt's NUL in its field, or "" */
-static int get_wrap_fmt(const struct kmsg_event *ev, struct tep_record *rec,
-			const struct kmsg_str *fmt, struct kmsg_str *wrap)
+static int get_str(const struct kmsg_event *ev, struct tep_record *rec,
+		   struct tep_format_field *f, struct kmsg_str *str)
 {
-	const unsigned char *data;
-	size_t len, at = fmt->len + 1;
-
-	if (get_loc(ev, rec, ev->fmt, &data, &len) || !len || data[len - 1])
-		return -1;
-	wrap->s = "";
-	wrap->len = 0;
-	if (at < len) {
-		wrap->s = (const char *)data + at;
-		wrap->len = strnlen(wrap->s, len - at - 1);
-	}
-	return 0;
+	return get_strs(ev, rec, f, str, NULL);
 }
 
 /*
@@ -326,12 +324,14 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 	msg->component.s = msg->driver.s = msg->device.s = "";
 	if (ev->component && get_str(ev, rec, ev->component, &msg->component))
 		return bad(err, errlen, "component outside the record or unterminated");
-	if (get_str(ev, rec, ev->fmt, &msg->fmt))
+	msg->wrap_fmt.s = "";
+	/* layout 5: the wrapper's format after the NUL of the message's */
+	if (get_strs(ev, rec, ev->fmt, &msg->fmt,
+		     ev->wrap_at ? &msg->wrap_fmt : NULL))
 		return bad(err, errlen, "format outside the record or unterminated");
 	if (ev->driver && (get_str(ev, rec, ev->driver, &msg->driver) ||
 			   get_str(ev, rec, ev->device, &msg->device)))
 		return bad(err, errlen, "device outside the record or unterminated");
-	msg->wrap_fmt.s = "";
 	if (ev->wrap_at) {
 		if (get_num(ev, rec, ev->wrap_at, &v))
 			return bad(err, errlen, "field outside the record");
@@ -340,9 +340,6 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 		msg->wrap_args = msg->args + v * 4;
 		msg->wrap_args_len = msg->args_len - v * 4;
 		msg->args_len = v * 4;
-		/* the wrapper's format after the NUL of the message's */
-		if (get_wrap_fmt(ev, rec, &msg->fmt, &msg->wrap_fmt))
-			return bad(err, errlen, "format outside the record or unterminated");
 	} else if (msg->version >= 3) {
 		if (get_str(ev, rec, ev->wrap_fmt, &msg->wrap_fmt))
 			return bad(err, errlen, "wrapper format outside the record or unterminated");
