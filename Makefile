@@ -225,13 +225,17 @@ deb: tools docs-db
 # --- message documentation ---------------------------------------------------
 
 DOCS_DB := $(BUILD)/docs-db/kmsg.db
-KMSG_DOC_ARGS = --srctree $(KSRC) --catalog docs-db/catalog $(KOBJ)/vmlinux $(MODROOT)
+# vmlinux, its modules, and the selftests' kmsgtest, whose messages the
+# demo and the tests explain
+KMSGTEST_KO := $(KSELFTEST)/kmsg/test_modules/kmsgtest.ko
+KMSG_DOC_ARGS = --srctree $(KSRC) --catalog docs-db/catalog $(KOBJ)/vmlinux $(MODROOT) \
+	$(KMSGTEST_KO)
 
 # The checker over what was compiled: vmlinux and every module
-kmsg-check: kernel tools
+kmsg-check: selftests tools
 	@$(TOOLS)/kmsg-doc check $(KMSG_DOC_ARGS)
 
-docs-db: kernel tools
+docs-db: selftests tools
 	@mkdir -p $(dir $(DOCS_DB))
 	@$(TOOLS)/kmsg-doc build-db --out $(DOCS_DB) \
 		--release "$$(cat $(KOBJ)/include/config/kernel.release)" $(KMSG_DOC_ARGS)

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The demo, run in the guest: load kmsgtest, fire every message and show
+# The demo, run in the guest: load kmsgtest (the kselftests' test
+# module that prints every kind of message), fire every message and show
 # them as an administrator sees them, then the kmsg index.
 say() { printf '\n=== %s\n' "$*"; }
 
 say "Linux $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
-say "modprobe kmsgtest; echo all > /sys/kernel/debug/kmsgtest/fire"
-modprobe kmsgtest || exit 1
+say "insmod kmsgtest.ko; echo all > /sys/kernel/debug/kmsgtest/fire"
+[ -d /sys/module/kmsgtest ] ||
+	insmod /kselftest/kmsg/test_modules/kmsgtest.ko || exit 1
 inst=/sys/kernel/tracing/instances/kmsg-demo
 mkdir "$inst" && echo 1 > "$inst/events/kmsg/kmsg/enable"
 mark=$(dmesg | wc -l)

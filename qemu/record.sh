@@ -16,9 +16,9 @@
 [ -b /dev/vda ] || { echo "record.sh: no /dev/vda"; exit 1; }
 out=/tmp/record
 mkdir -p "$out" && cd "$out" || exit 1
-modprobe kmsgtest || exit 1
-echo "kmsg-record: start" > /dev/kmsg
 mods=/kselftest/kmsg/test_modules
+[ -d /sys/module/kmsgtest ] || insmod $mods/kmsgtest.ko || exit 1
+echo "kmsg-record: start" > /dev/kmsg
 trace-cmd record -q -e kmsg:kmsg -o kmsg.dat \
 	sh -c "echo all > /sys/kernel/debug/kmsgtest/fire &&
 	       insmod $mods/kmsg_paths.ko && rmmod kmsg_paths" >/dev/null 2>&1 ||

@@ -202,7 +202,7 @@ stop() {	# stop SECONDS
 }
 
 echo "TAP version 13"
-modprobe kmsgtest || { echo "Bail out! no kmsgtest module"; exit 1; }
+load_kmsgtest || { echo "Bail out! no kmsgtest module"; exit 1; }
 [ -w $DBG/fire_cpus ] || { echo "Bail out! no $DBG/fire_cpus"; exit 1; }
 command -v "$KMSG" > /dev/null || { echo "Bail out! no $KMSG"; exit 1; }
 "$KMSG" dmesg --help 2>&1 | grep -q -- '--follow' ||

@@ -50,7 +50,7 @@ seq_of() {	# seq_of FILE PATTERN
 	grep "$2" "$1" | head -n 1 | sed -n 's/.*"seq":\([0-9]*\).*/\1/p'
 }
 
-modprobe kmsgtest || { echo "Bail out! no kmsgtest module"; exit 1; }
+load_kmsgtest || { echo "Bail out! no kmsgtest module"; exit 1; }
 ROUNDS=${ROUNDS:-$KMSG_STORM_ROUNDS}
 if [ -z "$ROUNDS" ]; then
 	ROUNDS=1000

@@ -7,6 +7,8 @@
 #   ok RESULT DESCRIPTION	"ok N DESCRIPTION" if RESULT is 0, else
 #				"not ok N DESCRIPTION" and failed=1; N counts
 #				from 1
+#   load_kmsgtest		load the test module kmsgtest (test_modules/,
+#				next to the sourcing test) unless it is loaded
 n=0
 failed=0
 
@@ -18,4 +20,9 @@ ok() {	# ok RESULT DESCRIPTION
 		echo "not ok $n $2"
 		failed=1
 	fi
+}
+
+load_kmsgtest() {
+	[ -d /sys/module/kmsgtest ] ||
+		insmod "$(dirname "$0")/test_modules/kmsgtest.ko"
 }

@@ -55,7 +55,7 @@ MSG_VARIANT(17, 21);
 FIXTURE_SETUP(message)
 {
 	ASSERT_EQ(0, load_kmsgtest()) {
-		TH_LOG("cannot load kmsgtest (CONFIG_SAMPLE_KMSG=m?)");
+		TH_LOG("cannot load test_modules/kmsgtest.ko");
 	}
 }
 
@@ -128,7 +128,7 @@ TEST(index_lists_module_messages)
 				continue;
 			seen[i]++;
 			EXPECT_EQ(expected[i].level, l.level) TH_LOG("%s", line);
-			EXPECT_STREQ("samples/kmsg/kmsgtest.c", l.file);
+			EXPECT_STREQ("tools/testing/selftests/kmsg/test_modules/kmsgtest.c", l.file);
 			EXPECT_STREQ("kmsgtest", l.modname);
 			EXPECT_LT(0, l.line);
 		}

@@ -64,7 +64,7 @@ no14() {
 
 echo "TAP version 13"
 echo "1..8"
-modprobe kmsgtest || { echo "Bail out! no kmsgtest module"; exit 1; }
+load_kmsgtest || { echo "Bail out! no kmsgtest module"; exit 1; }
 [ -r "${KMSG_DB:-/usr/share/kmsg/kmsg.db}" ] || echo "# no docs database"
 
 # every message, text output
@@ -126,7 +126,7 @@ echo 2 > $FIRE
 grep -A4 'kmsgtest.2: device 4711 not online$' "$tmp/dmesg" | tail -n 4 |
 	sed 's/kmsgtest\.c:[0-9]* /kmsgtest.c:LINE /' > "$tmp/got"
 cat > "$tmp/want" <<'EOF'
--- kmsgtest.2 at samples/kmsg/kmsgtest.c:LINE kmsgtest_fire()
+-- kmsgtest.2 at tools/testing/selftests/kmsg/test_modules/kmsgtest.c:LINE kmsgtest_fire()
 -- Description: An operation was attempted on the kmsgtest device, but the device is not
 -- online. The operation failed.
 -- User Response: Set the device online and retry the operation.

@@ -778,8 +778,10 @@ TEST_F(trace, ids_built_in_or_module)
 		"kmsgbench.1: request %u of device %s at %lx",
 		"request %u of device %s at %lx",
 	};
-	static const char * const modes[] = { "printk 1", "dev 1" };
-	int notices;
+	static const char * const modes[] = { "printk 1", "dev 1", "probe 1" };
+	/* dev_err_probe()'s format spliced into dev_printk()'s */
+	static const char probe_wrap[] = "%s %s: error %pe: %pV";
+	int notices, probes;
 	bool module;
 	struct trace_msg *t;
 	size_t i;
@@ -788,7 +790,7 @@ TEST_F(trace, ids_built_in_or_module)
 		ASSERT_EQ(0, system("modprobe kmsgbench"));
 	module = !system("grep -q '^kmsgbench ' /proc/modules");
 	TH_LOG("kmsgbench is %s", module ? "a module" : "built in");
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
 		ASSERT_EQ(0, write_str(run, modes[i]));
 	if (module)
 		EXPECT_EQ(0, system("rmmod kmsgbench"));
@@ -813,6 +815,19 @@ TEST_F(trace, ids_built_in_or_module)
 		EXPECT_STREQ(auto_id_of("kmsgbench", hashed[i]), t->auto_id);
 		EXPECT_EQ(i == 1, !!(t->msg.flags & KMSG_EVENT_WRAPPED));
 	}
+	/*
+	 * A message passed to a function, dev_err_probe(), wrapped twice:
+	 * the printk index knows its call site built in as well
+	 */
+	for (i = 0, probes = 0; i < (size_t)self->t.c.n; i++) {
+		t = &self->t.msgs[i];
+		if (strcmp(t->fmt, fmts[1]) || strcmp(t->wrap_fmt, probe_wrap))
+			continue;
+		probes++;
+		EXPECT_STREQ("kmsgbench", t->modname);
+		EXPECT_STREQ(auto_id_of("kmsgbench", hashed[1]), t->auto_id);
+	}
+	EXPECT_EQ(1, probes) TH_LOG("no single event of dev_err_probe()");
 }
 
 /* Every kmsgtest message: record fields, and text equal to /dev/kmsg */

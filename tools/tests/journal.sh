@@ -78,7 +78,7 @@ got=$(journalctl --file "$tmp/local.journal" -o json KMSG_ID=kmsgtest.2 | python
 import json, sys
 e = json.loads(sys.stdin.readline())
 print(e.get("CODE_FILE"), e.get("CODE_LINE"), e.get("CODE_FUNC"))')
-[ "$got" = "samples/kmsg/kmsgtest.c 81 kmsgtest_fire" ]
+[ "$got" = "tools/testing/selftests/kmsg/test_modules/kmsgtest.c 81 kmsgtest_fire" ]
 ok $? "CODE_FILE, CODE_LINE, CODE_FUNC of a documented message, from the database ($got)"
 journalctl --file "$tmp/local.journal" -o json KMSG_ID=kmsgtest.20 | grep -q '"KMSG_DEVICE":"kmsgtest","KMSG_DRIVER":"platform"\|"KMSG_DRIVER":"platform".*"KMSG_DEVICE":"kmsgtest"\|"KMSG_DEVICE":"kmsgtest".*"KMSG_DRIVER":"platform"'
 ok $? "a device message has KMSG_DEVICE and KMSG_DRIVER"
