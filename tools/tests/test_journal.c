@@ -88,8 +88,10 @@ static void test_msg(void)
 		.driver = { "platform", 8 },
 		.device = { "kmsgtest", 8 },
 	};
-	struct kmsg_journal_code code = { "samples/kmsg/kmsgtest.c", 81,
-					  "kmsgtest_fire" };
+	struct kmsg_journal_code code = {
+		"tools/testing/selftests/kmsg/test_modules/kmsgtest.c", 81,
+		"kmsgtest_fire"
+	};
 	struct kmsg_args args = { .n = 3 };
 	struct kmsg_journal_entry e = { 0 };
 	struct kmsg_strbuf out = { 0 };
@@ -106,7 +108,8 @@ static void test_msg(void)
 		"KMSG_ARG_TYPES=uint,string,char\n"
 		"KMSG_TIMESTAMP=24.513468\nKMSG_CPU=1\nKMSG_PID=484\nKMSG_COMM=sh\n"
 		"KMSG_DEVICE=kmsgtest\nKMSG_DRIVER=platform\n"
-		"CODE_FILE=samples/kmsg/kmsgtest.c\nCODE_LINE=81\n"
+		"CODE_FILE=tools/testing/selftests/kmsg/test_modules/kmsgtest.c\n"
+		"CODE_LINE=81\n"
 		"CODE_FUNC=kmsgtest_fire\n";
 	char expect[2048], mid[KMSG_JOURNAL_ID_LEN];
 	int ret;
