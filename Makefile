@@ -348,7 +348,7 @@ check: host-tests guest-check record-tests guest-check-debug storm-report stock-
 # run-tests DIR TESTS: each test's TAP output in DIR/host-<name>.tap, its
 # exit status in DIR/host-<name>.rc
 run-tests = KSRC=$(KSRC) KOBJ=$(KOBJ) TOOLS=$(TOOLS) RECORD=$(CHECK)/record \
-	MODROOT=$(MODROOT) DOCS_DB=$(DOCS_DB) \
+	MODROOT=$(MODROOT) KMSGTEST_KO=$(KMSGTEST_KO) DOCS_DB=$(DOCS_DB) \
 	DISTRO_DB=$(DISTRO_DB)/$(DISTRO_RELEASE).db DISTRO_DEB=$(DISTRO_DEB) \
 	qemu/run-tests.sh $(1) $(2)
 

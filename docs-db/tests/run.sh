@@ -4,7 +4,8 @@
 # The project's own messages and their documentation, on the host: the
 # checker is clean on the kernel build, the docs database builds the same
 # twice, and explain, search and the man pages show what was documented.
-# TAP output. KSRC, KOBJ, TOOLS, MODROOT, DOCS_DB as the Makefile sets.
+# TAP output. KSRC, KOBJ, TOOLS, MODROOT, KMSGTEST_KO, DOCS_DB as the
+# Makefile sets.
 set -u
 top=$(dirname "$(realpath "$0")")/../..
 tmp=$(mktemp -d)
@@ -12,9 +13,11 @@ tmp=$(mktemp -d)
 tap_begin 'rm -rf "$tmp"'
 tools=${TOOLS:?} ksrc=${KSRC:?} kobj=${KOBJ:?} modroot=${MODROOT:?}
 db=${DOCS_DB:?}
+# what make docs-db reads: vmlinux, its modules and the kselftests' kmsgtest
+objs=("$kobj/vmlinux" "$modroot" "${KMSGTEST_KO:?}")
 
 "$tools/kmsg-doc" check --srctree "$ksrc" --catalog "$top/docs-db/catalog" \
-	"$kobj/vmlinux" "$modroot" > "$tmp/check" 2>&1
+	"${objs[@]}" > "$tmp/check" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/check"
 ok $rc "kmsg-doc check: the build's messages are all documented, without errors"
@@ -24,7 +27,7 @@ ok $? "kmsg-doc check: no warnings"
 for i in 1 2; do
 	"$tools/kmsg-doc" build-db --out "$tmp/db$i" --srctree "$ksrc" \
 		--catalog "$top/docs-db/catalog" --release test \
-		"$kobj/vmlinux" "$modroot" > "$tmp/build$i" 2>&1
+		"${objs[@]}" > "$tmp/build$i" 2>&1
 done
 sqlite3 "$tmp/db1" .dump > "$tmp/dump1" 2>&1
 sqlite3 "$tmp/db2" .dump > "$tmp/dump2" 2>&1
@@ -87,7 +90,7 @@ user-response:
  None.
 EOT
 "$tools/kmsg-doc" build-db --out "$tmp/kpaths.db" --srctree "$ksrc" \
-	--catalog "$tmp/cat" "$kobj/vmlinux" "$modroot" > "$tmp/kpaths.out" 2>&1
+	--catalog "$tmp/cat" "${objs[@]}" > "$tmp/kpaths.out" 2>&1
 rc=$?
 "$tools/kmsg" report --json --db "$tmp/kpaths.db" "$top/tools/tests/data/kmsg-v6.dat" |
 	grep '"auto_id":"kmsg_paths.hb8d60e3a"' > "$tmp/kpaths.json"
