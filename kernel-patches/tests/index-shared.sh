@@ -5,15 +5,13 @@
 # printk index is shared by entries of different KBUILD_MODNAME (the
 # event's option builds vmlinux with -fno-merge-constants, so that equal
 # literals of different modules are not merged and each message keeps
-# its module's name), and a WARN() of built-in code is listed with the
-# KBUILD_MODNAME of its file, as a module's WARN() is named by its module.
-# TAP output. KOBJ as the Makefile sets.
+# its module's name). TAP output. KOBJ as the Makefile sets.
 set -u
 here=$(dirname "$(realpath "$0")")
 vmlinux=${KOBJ:?KOBJ: the kernel build directory}/vmlinux
 
 echo "TAP version 13"
-echo "1..3"
+echo "1..2"
 if ! out=$(python3 "$here/pi_shared.py" "$vmlinux" 10 2>&1); then
 	echo "$out" | sed 's/^/# /'
 	echo "Bail out! cannot read the printk index of $vmlinux"
@@ -32,14 +30,4 @@ if [ "$shared" = 0 ]; then
 else
 	tail -n +2 <<< "$out" | sed 's/^/# /'
 	echo "not ok 2 no format of vmlinux is shared by entries of different KBUILD_MODNAME: $shared are"
-fi
-
-# kernel/workqueue.c's WARN_ONCE() of a work item disabled too often
-fmt='workqueue: work disable count overflowed\n'
-names=$(python3 "$here/pi_shared.py" "$vmlinux" --find "$fmt" 2>&1)
-if [ "$names" = workqueue ]; then
-	echo "ok 3 a WARN() of built-in code is in the index with its KBUILD_MODNAME"
-else
-	echo "# entries of \"$fmt\": ${names:-none}"
-	echo "not ok 3 a WARN() of built-in code is in the index with its KBUILD_MODNAME"
 fi

@@ -6,9 +6,6 @@
 # merged equal strings). Prints "ENTRIES NAMED FORMATS SHARED", then up
 # to N shared formats with their module names.
 #
-# pi_shared.py VMLINUX --find FORMAT: the KBUILD_MODNAME of each entry of
-# FORMAT (backslash escapes such as \n decoded), a line each.
-#
 # Reads the ELF file alone: .printk_index holds pointers to struct
 # pi_entry, __packed: fmt, func, file (pointers), line (u32), level,
 # subsys_fmt_prefix, modname (pointers), ... (include/linux/printk.h).
@@ -19,12 +16,7 @@ import sys
 
 def main():
     path = sys.argv[1]
-    find = None
-    if len(sys.argv) > 3 and sys.argv[2] == '--find':
-        find = sys.argv[3].encode().decode('unicode_escape')
-        show = 0
-    else:
-        show = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    show = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     try:
         f = open(path, 'rb').read()
     except OSError as e:
@@ -73,10 +65,6 @@ def main():
         name = cstr(modname)
         named += bool(name)
         mods[fmt].add(name or '')
-        if find is not None and cstr(fmt) == find:
-            print(name or '')
-    if find is not None:
-        return
     shared = [(k, v) for k, v in mods.items() if len(v) > 1]
     print(pi[4] // 8, named, len(mods), len(shared))
     for k, v in shared[:show]:
