@@ -162,20 +162,34 @@ static inline int write_str(const char *path, const char *s)
 	return n == (ssize_t)strlen(s) ? 0 : -EIO;
 }
 
-/* The text of @path, NUL-terminated; its length, or -errno */
-static inline int read_text(const char *path, char *buf, size_t size)
+/*
+ * The text of @path, read at most @chunk bytes at a time, NUL-terminated;
+ * its length, or -errno
+ */
+static inline int read_text_by(const char *path, char *buf, size_t size,
+			       size_t chunk)
 {
 	int fd = open(path, O_RDONLY);
 	ssize_t n, len = 0;
+	size_t room;
 
 	if (fd < 0)
 		return -errno;
-	while ((size_t)len + 1 < size &&
-	       (n = read(fd, buf + len, size - 1 - len)) > 0)
+	while ((size_t)len + 1 < size) {
+		room = size - 1 - len;
+		n = read(fd, buf + len, chunk < room ? chunk : room);
+		if (n <= 0)
+			break;
 		len += n;
+	}
 	close(fd);
 	buf[len] = '\0';
 	return len;
+}
+
+static inline int read_text(const char *path, char *buf, size_t size)
+{
+	return read_text_by(path, buf, size, size);
 }
 
 static inline int load_kmsgtest(void)
