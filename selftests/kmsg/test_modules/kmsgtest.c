@@ -151,6 +151,14 @@ static int kmsgtest_fire(unsigned int nr)
 	return 0;
 }
 
+/* The file operations of a debugfs file that kmsgtest_<name>_write() serves */
+#define KMSGTEST_WRITE_FOPS(name)					\
+static const struct file_operations kmsgtest_##name##_fops = {		\
+	.owner = THIS_MODULE,						\
+	.write = kmsgtest_##name##_write,				\
+	.llseek = noop_llseek,						\
+}
+
 static const unsigned int kmsgtest_numbers[] = {
 	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 21,
 };
@@ -182,11 +190,7 @@ static ssize_t kmsgtest_fire_write(struct file *file, const char __user *buf,
 	return ret ? ret : count;
 }
 
-static const struct file_operations kmsgtest_fire_fops = {
-	.owner = THIS_MODULE,
-	.write = kmsgtest_fire_write,
-	.llseek = noop_llseek,
-};
+KMSGTEST_WRITE_FOPS(fire);
 
 static unsigned int kmsgtest_irq_nr;
 static int kmsgtest_irq_ret;
@@ -215,11 +219,7 @@ static ssize_t kmsgtest_fire_irq_write(struct file *file,
 	return kmsgtest_irq_ret ? kmsgtest_irq_ret : count;
 }
 
-static const struct file_operations kmsgtest_fire_irq_fops = {
-	.owner = THIS_MODULE,
-	.write = kmsgtest_fire_irq_write,
-	.llseek = noop_llseek,
-};
+KMSGTEST_WRITE_FOPS(fire_irq);
 
 static void kmsgtest_cpu_fn(void *info)
 {
@@ -246,11 +246,7 @@ static ssize_t kmsgtest_fire_cpus_write(struct file *file,
 	return count;
 }
 
-static const struct file_operations kmsgtest_fire_cpus_fops = {
-	.owner = THIS_MODULE,
-	.write = kmsgtest_fire_cpus_write,
-	.llseek = noop_llseek,
-};
+KMSGTEST_WRITE_FOPS(fire_cpus);
 
 static unsigned int kmsgtest_softirq_nr;
 static int kmsgtest_softirq_ret;
@@ -286,11 +282,7 @@ static ssize_t kmsgtest_fire_softirq_write(struct file *file,
 	return ret ? ret : count;
 }
 
-static const struct file_operations kmsgtest_fire_softirq_fops = {
-	.owner = THIS_MODULE,
-	.write = kmsgtest_fire_softirq_write,
-	.llseek = noop_llseek,
-};
+KMSGTEST_WRITE_FOPS(fire_softirq);
 
 #ifdef CONFIG_X86_LOCAL_APIC
 /* The message an NMI of ours is to print, 0 when none is pending */
@@ -345,11 +337,7 @@ static ssize_t kmsgtest_fire_nmi_write(struct file *file,
 	return ret ? ret : count;
 }
 
-static const struct file_operations kmsgtest_fire_nmi_fops = {
-	.owner = THIS_MODULE,
-	.write = kmsgtest_fire_nmi_write,
-	.llseek = noop_llseek,
-};
+KMSGTEST_WRITE_FOPS(fire_nmi);
 
 static int kmsgtest_nmi_init(void)
 {
@@ -393,11 +381,7 @@ static ssize_t kmsgtest_block_write(struct file *file, const char __user *buf,
 	return count;
 }
 
-static const struct file_operations kmsgtest_block_fops = {
-	.owner = THIS_MODULE,
-	.write = kmsgtest_block_write,
-	.llseek = noop_llseek,
-};
+KMSGTEST_WRITE_FOPS(block);
 
 static int __init kmsgtest_init(void)
 {
