@@ -97,6 +97,7 @@ static int collect_one(struct tep_event *event, struct tep_record *rec,
 {
 	struct collect *c = data;
 	struct trace_msg *t;
+	struct kmsg_strbuf wrap = { 0 };
 	char err[256];
 	unsigned long long flags = 0;
 
@@ -127,7 +128,10 @@ static int collect_one(struct tep_event *event, struct tep_record *rec,
 	copy_str(t->driver, sizeof(t->driver), &t->msg.driver);
 	copy_str(t->device, sizeof(t->device), &t->msg.device);
 	copy_str(t->modname, sizeof(t->modname), &t->msg.modname);
-	copy_str(t->wrap_fmt, sizeof(t->wrap_fmt), &t->msg.wrap_fmt);
+	/* the formats of nested wrappers, spliced into one */
+	if (!kmsg_msg_wrapper_fmt(&wrap, &t->msg) && wrap.buf)
+		snprintf(t->wrap_fmt, sizeof(t->wrap_fmt), "%s", wrap.buf);
+	kmsg_strbuf_free(&wrap);
 	if (kmsg_auto_id(t->auto_id, sizeof(t->auto_id), t->msg.modname.s,
 			 t->msg.modname.len, t->msg.fmt.s,
 			 kmsg_msg_fmt_len(&t->msg)) < 0)
@@ -670,12 +674,13 @@ TEST_F(trace, plain_paths)
 	EXPECT_STREQ("kmsg_paths", t->modname);
 	EXPECT_STREQ(auto_id_of("kmsg_paths", "inner %s %d"), t->auto_id);
 	EXPECT_EQ(2, t->nargs);
-	EXPECT_STREQ("kmsg_paths: wrapped (outer): inner format 99", t->text);
-	EXPECT_STREQ("kmsg_paths: wrapped (%s): %pV", t->wrap_fmt);
+	EXPECT_STREQ("kmsg_paths: wrapped (outer): inner format 99 (7)",
+		     t->text);
+	EXPECT_STREQ("kmsg_paths: wrapped (%s): %pV (%d)", t->wrap_fmt);
 
 	/*
 	 * So is the caller's message of dev_err_probe(), in a %pV of a %pV:
-	 * the two wrappers are recorded as one
+	 * the two wrappers are recorded around it
 	 */
 	t = find_fmt(&self->t, "probe failed for %s\n");
 	ASSERT_NE(NULL, t);

@@ -8,7 +8,8 @@
  * version 1 as the kernel prints it (tests/data/kmsg.format), odd version
  * 2 (kmsg-v2.format); with bit 7, even is version 3 (kmsg-v3.format), odd
  * layout 4, without a version field (kmsg-v4.format), or with bit 6 too,
- * layout 5 (kmsg-v5.format). The rest is the
+ * layout 5 (kmsg-v5.format), and bit 5 too, layout 6 (kmsg-v6.format).
+ * The rest is the
  * record; its first two bytes are set to the event's id so that it is
  * taken for a kmsg:kmsg record.
  */
@@ -25,7 +26,7 @@
 #include "kmsg_json.h"
 #include "kmsg_text.h"
 
-static struct kmsg_event ev[5];
+static struct kmsg_event ev[6];
 
 static void load(struct kmsg_event *e, const char *file)
 {
@@ -62,6 +63,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	load(&ev[2], "kmsg-v3.format");
 	load(&ev[3], "kmsg-v4.format");
 	load(&ev[4], "kmsg-v5.format");
+	load(&ev[5], "kmsg-v6.format");
 	return 0;
 }
 
@@ -126,7 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	e = &ev[(data[0] & 0xc1) == 0xc1 ? 4 : (data[0] & 1) | (data[0] >> 6 & 2)];
+	e = &ev[(data[0] & 0xe1) == 0xe1 ? 5 : (data[0] & 0xc1) == 0xc1 ? 4 :
+		(data[0] & 1) | (data[0] >> 6 & 2)];
 	size--;
 	copy = malloc(size ? size : 1);
 	if (!copy)

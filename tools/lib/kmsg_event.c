@@ -58,6 +58,16 @@ static const struct layout_field layout5[] = {
 	LF(args, true), LF(modname, true), LF(fmt, true),
 };
 
+/*
+ * Layout 6: layout 5 without wrap_at: fmt holds the formats of the
+ * wrappers after the message's, args the arguments of the outermost
+ * wrapper with those of the message of its first %pV in line
+ */
+static const struct layout_field layout6[] = {
+	LF(seq, false), LF(level, false), LF(flags, false), LF(args, true),
+	LF(modname, true), LF(fmt, true),
+};
+
 /* The fields of every record are known: each must be there */
 static int init_layout(struct kmsg_event *ev, struct tep_event *e,
 		       unsigned int layout, const struct layout_field *lf,
@@ -102,7 +112,10 @@ int kmsg_event_init(struct kmsg_event *ev, struct tep_handle *tep,
 		if (tep_find_field(e, "wrap_fmt") || tep_find_field(e, "wrap_args"))
 			return init_layout(ev, e, 4, layout4, NFIELDS(layout4),
 					   err, errlen);
-		return init_layout(ev, e, 5, layout5, NFIELDS(layout5), err,
+		if (tep_find_field(e, "wrap_at"))
+			return init_layout(ev, e, 5, layout5, NFIELDS(layout5),
+					   err, errlen);
+		return init_layout(ev, e, 6, layout6, NFIELDS(layout6), err,
 				   errlen);
 	}
 	if (!(ev->ip = field(e, "ip", false, err, errlen)) ||
@@ -203,12 +216,13 @@ static int get_loc(const struct kmsg_event *ev, struct tep_record *rec,
 
 /*
  * A __string field: must end in its NUL within the record. With @next,
- * also the string after the first one's NUL, or "" (layout 5's fmt holds
- * the wrapper's format there).
+ * also what follows the first string's NUL, or "": layout 5's fmt holds
+ * the wrapper's format there, layout 6's the formats of the wrappers,
+ * each after the NUL of the one before (@chain: all of them).
  */
 static int get_strs(const struct kmsg_event *ev, struct tep_record *rec,
 		    struct tep_format_field *f, struct kmsg_str *str,
-		    struct kmsg_str *next)
+		    struct kmsg_str *next, bool chain)
 {
 	const unsigned char *data;
 	size_t len, at;
@@ -220,7 +234,8 @@ static int get_strs(const struct kmsg_event *ev, struct tep_record *rec,
 	if (next) {
 		at = str->len + 1;
 		next->s = at < len ? (const char *)data + at : "";
-		next->len = at < len ? strnlen(next->s, len - at - 1) : 0;
+		next->len = at >= len ? 0 : chain ? len - at - 1 :
+			    strnlen(next->s, len - at - 1);
 	}
 	return 0;
 }
@@ -228,7 +243,45 @@ static int get_strs(const struct kmsg_event *ev, struct tep_record *rec,
 static int get_str(const struct kmsg_event *ev, struct tep_record *rec,
 		   struct tep_format_field *f, struct kmsg_str *str)
 {
-	return get_strs(ev, rec, f, str, NULL);
+	return get_strs(ev, rec, f, str, NULL, false);
+}
+
+/*
+ * Layout 6: the arguments of the message, in line in its wrappers'. Each
+ * wrapper's arguments up to its first %pV, then from the next 4-byte
+ * boundary on those of the next wrapper, the message's after the last.
+ * False if a wrapper has no %pV or its arguments are not all there (a
+ * truncated record): the message then has none.
+ */
+static bool chain_args(const struct kmsg_event *ev, struct kmsg_msg *msg)
+{
+	struct kmsg_render_opts o = { .long_size = tep_get_long_size(ev->tep) };
+	const char *f = msg->wrap_fmt.s, *end = f + msg->wrap_fmt.len;
+	size_t pos = 0, start, stop, n;
+	struct kmsg_args *a;
+	bool ok = false;
+
+	a = malloc(sizeof(*a));
+	if (!a)
+		return false;
+	for (; f <= end; f += n + 1) {
+		n = strnlen(f, end - f);
+		if (!kmsg_pv_find(f, n, &start, &stop) ||
+		    kmsg_args_decode(f, start, msg->wrap_args + pos,
+				     msg->wrap_args_len - pos, &o, a))
+			goto out;
+		pos = (pos + a->used + 3) & ~(size_t)3;
+		if (pos > msg->wrap_args_len)
+			goto out;
+	}
+	msg->args = msg->wrap_args + pos;
+	kmsg_args_decode(msg->fmt.s, msg->fmt.len, msg->args,
+			 msg->wrap_args_len - pos, &o, a);
+	msg->args_len = a->used;
+	ok = true;
+out:
+	free(a);
+	return ok;
 }
 
 /*
@@ -295,7 +348,7 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 			 msg->version, ev->seq ? "modname" : "seq");
 		return -1;
 	}
-	if (msg->version >= 3 && !ev->wrap_at &&
+	if (msg->version >= 3 && msg->version != 6 && !ev->wrap_at &&
 	    (!ev->wrap_fmt || !ev->wrap_args)) {
 		snprintf(err, errlen, "kmsg record of version %u, but its event format has no %s field",
 			 msg->version, ev->wrap_fmt ? "wrap_args" : "wrap_fmt");
@@ -325,9 +378,10 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 	if (ev->component && get_str(ev, rec, ev->component, &msg->component))
 		return bad(err, errlen, "component outside the record or unterminated");
 	msg->wrap_fmt.s = "";
-	/* layout 5: the wrapper's format after the NUL of the message's */
+	/* layouts 5 and 6: the wrappers' formats after the message's */
 	if (get_strs(ev, rec, ev->fmt, &msg->fmt,
-		     ev->wrap_at ? &msg->wrap_fmt : NULL))
+		     msg->version >= 5 ? &msg->wrap_fmt : NULL,
+		     msg->version == 6))
 		return bad(err, errlen, "format outside the record or unterminated");
 	if (ev->driver && (get_str(ev, rec, ev->driver, &msg->driver) ||
 			   get_str(ev, rec, ev->device, &msg->device)))
@@ -340,6 +394,13 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 		msg->wrap_args = msg->args + v * 4;
 		msg->wrap_args_len = msg->args_len - v * 4;
 		msg->args_len = v * 4;
+	} else if (msg->version == 6) {
+		if (msg->flags & KMSG_EVENT_WRAPPED) {
+			msg->wrap_args = msg->args;
+			msg->wrap_args_len = msg->args_len;
+			if (!chain_args(ev, msg))
+				msg->args_len = 0;
+		}
 	} else if (msg->version >= 3) {
 		if (get_str(ev, rec, ev->wrap_fmt, &msg->wrap_fmt))
 			return bad(err, errlen, "wrapper format outside the record or unterminated");

@@ -31,6 +31,17 @@
  *    wrapper's; fmt the message's format, then after its NUL the
  *    wrapper's. Decoded as layout 4.
  *
+ * 6. Layout 5 without wrap_at (told by having none of wrap_at, wrap_fmt,
+ *    wrap_args): fmt holds the message's format, then the formats of its
+ *    wrappers, outermost first, each after the NUL of the one before;
+ *    args the arguments of the outermost wrapper, with those of the
+ *    message of its first %pV in line, from the next 4-byte boundary on,
+ *    and the rest of the wrapper's from the next 4-byte boundary after
+ *    them (the next wrapper's in the same way). Decoded as layout 4, but
+ *    wrap_fmt holds the wrappers' formats as recorded (NUL-separated, see
+ *    kmsg_msg_wrapper_fmt()), wrap_args all of args, and args the
+ *    message's, within wrap_args.
+ *
  * Every length and offset in a record is checked against the record's
  * size: a corrupt record gives an error, never an out-of-bounds read.
  */
@@ -47,7 +58,7 @@ struct tep_format_field;
 struct tep_record;
 
 /* The newest event layout this decoder knows, from 1 */
-#define KMSG_EVENT_VERSION	5
+#define KMSG_EVENT_VERSION	6
 /* The newest layout with a "version" field: later ones have none */
 #define KMSG_EVENT_VERSIONED	3
 /* flags: arguments or format cut (the format to KMSG_EVENT_FMT_MAX bytes) */
@@ -83,7 +94,7 @@ struct tep_record;
 struct kmsg_event {
 	struct tep_handle *tep;
 	struct tep_event *event;
-	/* 4 or 5: the layout of every record (no version field); else 0 */
+	/* 4 to 6: the layout of every record (no version field); else 0 */
 	unsigned int layout;
 	struct tep_format_field *level, *flags, *args, *fmt;
 	/* versions 1 to 3; NULL in layout 4 */

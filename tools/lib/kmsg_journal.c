@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kmsg_journal.h"
+#include "kmsg_render.h"
 
 /* SHA-256 (FIPS 180-4), for MESSAGE_ID: the first 16 bytes of the hash */
 static const uint32_t sha_k[64] = {
@@ -275,9 +276,15 @@ int kmsg_journal_msg(struct kmsg_journal_entry *e, const struct kmsg_msg *m,
 				       m->modname.len);
 	if (!ret && (m->fmt.s || !m->origin))
 		ret = kmsg_journal_add(e, "KMSG_FORMAT", m->fmt.s, m->fmt.len);
-	if (!ret && (m->flags & KMSG_EVENT_WRAPPED))
-		ret = kmsg_journal_add(e, "KMSG_WRAPPER_FORMAT", m->wrap_fmt.s,
-				       m->wrap_fmt.len);
+	if (!ret && (m->flags & KMSG_EVENT_WRAPPED)) {
+		struct kmsg_strbuf w = { 0 };
+
+		ret = kmsg_msg_wrapper_fmt(&w, m);
+		if (!ret)
+			ret = kmsg_journal_add(e, "KMSG_WRAPPER_FORMAT",
+					       w.buf ? w.buf : "", w.len);
+		kmsg_strbuf_free(&w);
+	}
 	if (!ret && m->version >= 2 && m->seq != KMSG_SEQ_UNKNOWN)
 		ret = add_u(e, "KMSG_SEQ", m->seq);
 	if (!ret)

@@ -106,8 +106,12 @@ static int json_site(struct kmsg_strbuf *out, const struct kmsg_msg *m,
 		bad |= kmsg_json_str(out, m->fmt.s, m->fmt.len);
 	}
 	if (m->flags & KMSG_EVENT_WRAPPED) {
+		struct kmsg_strbuf w = { 0 };
+
 		bad |= kmsg_strbuf_putlit(out, ",\"wrapper_format\":");
-		bad |= kmsg_json_str(out, m->wrap_fmt.s, m->wrap_fmt.len);
+		bad |= kmsg_msg_wrapper_fmt(&w, m);
+		bad |= kmsg_json_str(out, w.buf ? w.buf : "", w.len);
+		kmsg_strbuf_free(&w);
 	}
 	return bad ? -ENOMEM : 0;
 }
@@ -440,9 +444,14 @@ int kmsg_otlp_msg(struct kmsg_strbuf *out, const struct kmsg_otlp *o,
 					(long long)m->seq);
 	}
 	bad |= otlp_str(out, &first, "kmsg.format", m->fmt.s, m->fmt.len);
-	if (m->flags & KMSG_EVENT_WRAPPED)
+	if (m->flags & KMSG_EVENT_WRAPPED) {
+		struct kmsg_strbuf w = { 0 };
+
+		bad |= kmsg_msg_wrapper_fmt(&w, m);
 		bad |= otlp_str(out, &first, "kmsg.wrapper_format",
-				m->wrap_fmt.s, m->wrap_fmt.len);
+				w.buf ? w.buf : "", w.len);
+		kmsg_strbuf_free(&w);
+	}
 	bad |= kmsg_strbuf_putlit(out, ",{\"key\":\"kmsg.args\",\"value\":{\"arrayValue\":{\"values\":[");
 	for (i = 0; i < args->n; i++) {
 		if (args->v[i].type == KMSG_ARG_NONE)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmsg_event.h"
 #include "kmsg_render.h"
 
 #define SIGN	KMSG_CONV_SIGN		/* unsigned/signed */
@@ -581,6 +582,53 @@ size_t kmsg_conv_decode(const char *fmt, size_t fmt_len, size_t i,
 	c->width_star = sp.width_star;
 	c->prec_star = sp.prec_star;
 	return sp.end;
+}
+
+bool kmsg_pv_find(const char *fmt, size_t fmt_len, size_t *start,
+		  size_t *end)
+{
+	struct kmsg_conv c;
+	size_t i = 0;
+
+	fmt_len = fmt_length(fmt, fmt_len);
+	while (i < fmt_len) {
+		if (fmt[i] != '%') {
+			i++;
+			continue;
+		}
+		*start = i;
+		i = kmsg_conv_decode(fmt, fmt_len, i, &c);
+		if (c.invalid || i <= *start)
+			return false;
+		if (c.conv == 'p' && c.ext_len && c.ext[0] == 'V') {
+			*end = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The wrapper @f, the wrappers after it up to @end spliced in */
+static int splice_chain(struct kmsg_strbuf *out, const char *f,
+			const char *end)
+{
+	size_t n = strnlen(f, end - f), start, stop;
+
+	if (f + n >= end || !kmsg_pv_find(f, n, &start, &stop))
+		return kmsg_strbuf_putn(out, f, n);
+	if (kmsg_strbuf_putn(out, f, start) ||
+	    splice_chain(out, f + n + 1, end) ||
+	    kmsg_strbuf_putn(out, f + stop, n - stop))
+		return -ENOMEM;
+	return 0;
+}
+
+int kmsg_msg_wrapper_fmt(struct kmsg_strbuf *out, const struct kmsg_msg *msg)
+{
+	if (msg->version != 6)
+		return kmsg_strbuf_putn(out, msg->wrap_fmt.s, msg->wrap_fmt.len);
+	return splice_chain(out, msg->wrap_fmt.s,
+			    msg->wrap_fmt.s + msg->wrap_fmt.len);
 }
 
 /* ---- decoding ---------------------------------------------------------- */

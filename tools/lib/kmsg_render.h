@@ -197,6 +197,24 @@ struct kmsg_conv {
 size_t kmsg_conv_decode(const char *fmt, size_t fmt_len, size_t i,
 			struct kmsg_conv *c);
 
+/*
+ * The first %pV of @fmt (@fmt_len bytes), as the kernel reads it (not
+ * past an invalid conversion): its conversion is @fmt[*@start, *@end).
+ * False if there is none.
+ */
+bool kmsg_pv_find(const char *fmt, size_t fmt_len, size_t *start,
+		  size_t *end);
+
+struct kmsg_msg;
+
+/*
+ * Append to @out the format of @msg's wrapper (KMSG_EVENT_WRAPPED): as
+ * recorded, but for layout 6, which records the formats of nested
+ * wrappers apart: each in place of the first %pV of the one before
+ * ("%s %s: error %pe: %pV" for a dev_err_probe()). Returns 0 or -ENOMEM.
+ */
+int kmsg_msg_wrapper_fmt(struct kmsg_strbuf *out, const struct kmsg_msg *msg);
+
 /* Name of an errno value as lib/errname.c has it ("EIO", "-EIO"), or NULL */
 const char *kmsg_errname(int err);
 

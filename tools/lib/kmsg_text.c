@@ -45,6 +45,55 @@ static void strip_level_headers(struct kmsg_strbuf *out, size_t from)
 }
 
 /*
+ * Layout 6: the wrapper @f (@len bytes), one of the record's, rendered
+ * with its arguments from *@pos of wrap_args on, its first %pV as the
+ * next wrapper, the last wrapper's as @text (the message, rendered).
+ * Returns the markers emitted, or -ENOMEM, and sets *@pos past the
+ * wrapper's arguments.
+ */
+static int render_chain(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
+			const char *f, size_t len, size_t *pos,
+			const char *text, size_t text_len,
+			const struct kmsg_render_opts *opts,
+			struct kmsg_args *a)
+{
+	const char *end = msg->wrap_fmt.s + msg->wrap_fmt.len;
+	size_t start, stop, at = *pos;
+	int ret, r;
+
+	/* a record gone wrong: the message at least */
+	if (!kmsg_pv_find(f, len, &start, &stop))
+		return kmsg_strbuf_putn(out, text, text_len) ? -ENOMEM : 0;
+	/* its arguments up to its %pV, then those of what the %pV prints */
+	kmsg_args_decode(f, start, msg->wrap_args + at,
+			 msg->wrap_args_len - at, opts, a);
+	ret = kmsg_render(out, f, start, a, opts);
+	if (ret < 0)
+		return ret;
+	at = (at + a->used + 3) & ~(size_t)3;
+	if (f + len < end) {
+		r = render_chain(out, msg, f + len + 1,
+				 strnlen(f + len + 1, end - f - len - 1), &at,
+				 text, text_len, opts, a);
+	} else {
+		r = kmsg_strbuf_putn(out, text, text_len) ? -ENOMEM : 0;
+		at = msg->args + msg->args_len - msg->wrap_args;
+	}
+	if (r < 0)
+		return r;
+	ret += r;
+	/* then the rest of its own */
+	at = (at + 3) & ~(size_t)3;
+	if (at > msg->wrap_args_len)
+		at = msg->wrap_args_len;
+	kmsg_args_decode(f + stop, len - stop, msg->wrap_args + at,
+			 msg->wrap_args_len - at, opts, a);
+	*pos = at + a->used;
+	r = kmsg_render(out, f + stop, len - stop, a, opts);
+	return r < 0 ? r : ret + r;
+}
+
+/*
  * A wrapped message: @wrap_fmt rendered with its arguments, the first %pV
  * as @text (the message, rendered). Returns the markers emitted, or a
  * negative error.
@@ -59,6 +108,15 @@ static int render_wrapper(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	wrap = calloc(1, sizeof(*wrap));
 	if (!wrap)
 		return -ENOMEM;
+	if (msg->version == 6) {
+		size_t pos = 0;
+
+		ret = render_chain(out, msg, msg->wrap_fmt.s,
+				   strnlen(msg->wrap_fmt.s, msg->wrap_fmt.len),
+				   &pos, text, text_len, opts, wrap);
+		free(wrap);
+		return ret;
+	}
 	ret = kmsg_args_decode(msg->wrap_fmt.s, msg->wrap_fmt.len,
 			       msg->wrap_args, msg->wrap_args_len, opts, wrap);
 	if (ret >= 0) {

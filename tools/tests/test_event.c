@@ -107,26 +107,74 @@ struct layout {
 	int strs;		/* __data_loc of the first string */
 	int wrap_args, wrap_fmt;	/* version 3: __data_loc; else 0 */
 	int wrap_at;		/* layout 5: where the wrapper's words start */
+	bool chain;		/* layout 6: the wrapper's words around the message's */
 };
 
 /* data/kmsg.format: component, fmt, driver, device */
-static const struct layout layout_v1 = { 16, 17, 18, 20, 0, 24, 4, 44, 28, 0, 0, 0 };
+static const struct layout layout_v1 = { 16, 17, 18, 20, 0, 24, 4, 44, 28, 0, 0, 0, false };
 /* data/kmsg-v2.format: component, modname, fmt, driver, device */
-static const struct layout layout_v2 = { 28, 29, 30, 24, 16, 32, 5, 56, 36, 0, 0, 0 };
+static const struct layout layout_v2 = { 28, 29, 30, 24, 16, 32, 5, 56, 36, 0, 0, 0, false };
 /* data/kmsg-v3.format: version 2's, wrap_args after args, wrap_fmt last */
 static const struct layout layout_v3 = {
-	28, 29, 30, 24, 16, 32, 5, 64, 40, 36, 60, 0
+	28, 29, 30, 24, 16, 32, 5, 64, 40, 36, 60, 0, false
 };
 /* data/kmsg-v4.format: seq, level, flags; args, wrap_args, modname, fmt, wrap_fmt */
-static const struct layout layout_v4 = { 0, 16, 17, 0, 8, 20, 2, 40, 28, 24, 36, 0 };
+static const struct layout layout_v4 = { 0, 16, 17, 0, 8, 20, 2, 40, 28, 24, 36, 0, false };
 /* data/kmsg-v5.format: seq, level, flags, wrap_at; args, modname, fmt */
-static const struct layout layout_v5 = { 0, 16, 17, 0, 8, 20, 2, 32, 24, 0, 0, 18 };
+static const struct layout layout_v5 = { 0, 16, 17, 0, 8, 20, 2, 32, 24, 0, 0, 18, false };
+/* data/kmsg-v6.format: seq, level, flags; args, modname, fmt */
+static const struct layout layout_v6 = {
+	0, 16, 17, 0, 8, 20, 2, 32, 24, 0, 0, 0, true
+};
 
 static void put_loc(unsigned char *d, int at, size_t off, size_t len)
 {
 	uint32_t loc = (uint32_t)(len << 16 | off);
 
 	memcpy(d + at, &loc, 4);
+}
+
+/*
+ * Layout 6, a wrapped message: the wrapper's arguments (given with an
+ * empty string for its %pV, as layouts 3 to 5 record them) up to its
+ * %pV, then from a word on the message's, then from a word on the rest;
+ * fmt the message's format, then the wrapper's. Arguments of a wrapper
+ * that do not decode up to its %pV are put as they are (a cut record).
+ */
+static size_t build_chain(unsigned char *d, const struct layout *l,
+			  const struct rec_spec *s, size_t off,
+			  const char *modname)
+{
+	static struct kmsg_args a;
+	const unsigned char *w = s->wrap_args;
+	size_t start, stop, p = s->wrap_args_len, n;
+
+	off = l->data;
+	if (kmsg_pv_find(s->wrap_fmt, strlen(s->wrap_fmt), &start, &stop) &&
+	    !kmsg_args_decode(s->wrap_fmt, start, w, s->wrap_args_len, NULL,
+			      &a) && a.used < s->wrap_args_len)
+		p = a.used;
+	memcpy(d + off, w, p);
+	off += p;
+	if (p < s->wrap_args_len) {
+		off = (off + 3) & ~(size_t)3;
+		memcpy(d + off, s->args, s->args_len);
+		off = (off + s->args_len + 3) & ~(size_t)3;
+		/* the %pV's empty string is not recorded */
+		memcpy(d + off, w + p + 1, s->wrap_args_len - p - 1);
+		off += s->wrap_args_len - p - 1;
+	}
+	put_loc(d, l->args, l->data, off - l->data);
+	n = strlen(modname) + 1;
+	put_loc(d, l->strs, off, n);
+	memcpy(d + off, modname, n);
+	off += n;
+	n = strlen(s->fmt) + 1 + strlen(s->wrap_fmt) + 1;
+	put_loc(d, l->strs + 4, off, n);
+	memcpy(d + off, s->fmt, strlen(s->fmt) + 1);
+	memcpy(d + off + strlen(s->fmt) + 1, s->wrap_fmt,
+	       strlen(s->wrap_fmt) + 1);
+	return off + n;
 }
 
 /* A record laid out as the kernel's event format @l says */
@@ -161,24 +209,29 @@ static size_t build_as(unsigned char *d, int id, const struct layout *l,
 	put_loc(d, l->args, off, s->args_len);
 	memcpy(d + off, s->args, s->args_len);
 	off += s->args_len;
-	if (l->wrap_at) {
+	if (l->chain && (s->flags & KMSG_EVENT_WRAPPED) && s->wrap_fmt)
+		return build_chain(d, l, s, off, strs[0]);
+	if (l->wrap_at || l->chain) {
 		/* the wrapper's words after the message's, its format after its */
 		uint16_t at = s->args_len / 4;
 		const char *w = s->wrap_fmt ? s->wrap_fmt : "";
 
-		memcpy(d + l->wrap_at, &at, 2);
-		if (s->wrap_args_len)
+		if (l->wrap_at)
+			memcpy(d + l->wrap_at, &at, 2);
+		if (s->wrap_args_len && l->wrap_at)
 			memcpy(d + off, s->wrap_args, s->wrap_args_len);
-		off += s->wrap_args_len;
+		off += l->wrap_at ? s->wrap_args_len : 0;
 		put_loc(d, l->args, l->data, off - l->data);
 		n = strlen(strs[0]) + 1;
 		put_loc(d, l->strs, off, n);
 		memcpy(d + off, strs[0], n);
 		off += n;
-		n = strlen(s->fmt) + 1 + strlen(w) + 1;
+		/* layout 6: the message's format alone */
+		n = strlen(s->fmt) + 1 + (l->chain ? 0 : strlen(w) + 1);
 		put_loc(d, l->strs + 4, off, n);
 		memcpy(d + off, s->fmt, strlen(s->fmt) + 1);
-		memcpy(d + off + strlen(s->fmt) + 1, w, strlen(w) + 1);
+		if (!l->chain)
+			memcpy(d + off + strlen(s->fmt) + 1, w, strlen(w) + 1);
 		return off + n;
 	}
 	for (i = 0; i < l->nstr; i++) {
@@ -799,12 +852,13 @@ static void test_v4(struct kmsg_event *ev, int id, const struct layout *l)
 	char err[256] = "", text[2048], want[256], auto_id[64];
 	size_t size;
 
-	int v = l->wrap_at ? 5 : 4;
+	int v = l->chain ? 6 : l->wrap_at ? 5 : 4;
 
 	ok(ev->layout == (unsigned int)v && !ev->version && !ev->ip && !ev->number &&
 	   !ev->component && !ev->driver && !ev->device && ev->seq &&
-	   ev->modname && (v == 5 ? ev->wrap_at && !ev->wrap_fmt &&
-			   !ev->wrap_args : ev->wrap_fmt && ev->wrap_args),
+	   ev->modname && (v >= 5 ? (v == 5) == !!ev->wrap_at &&
+			   !ev->wrap_fmt && !ev->wrap_args :
+			   ev->wrap_fmt && ev->wrap_args),
 	   "layout %d format: told by its fields, no version field", v);
 
 	/* a plain printk() */
@@ -978,8 +1032,8 @@ static void test_v4(struct kmsg_event *ev, int id, const struct layout *l)
 		}, locs5[] = {
 			{ 20, "args" }, { 24, "modname" }, { 28, "fmt" },
 		};
-		const typeof(locs4[0]) *locs = v == 5 ? locs5 : locs4;
-		size_t nlocs = v == 5 ? 3 : 5, first_str = v == 5 ? 1 : 2;
+		const typeof(locs4[0]) *locs = v >= 5 ? locs5 : locs4;
+		size_t nlocs = v >= 5 ? 3 : 5, first_str = v >= 5 ? 1 : 2;
 		uint32_t loc, good;
 		size_t i;
 
@@ -1046,11 +1100,96 @@ static void test_v4(struct kmsg_event *ev, int id, const struct layout *l)
 	   "record of 18 bytes, cut before its __data_loc fields: %s", err);
 	ok(decode(ev, d, 12, &m, err) == -1,
 	   "record of 12 bytes, cut inside seq: %s", err);
-	ok(decode(ev, d, v == 5 ? 31 : 39, &m, err) == -1,
+	ok(decode(ev, d, v >= 5 ? 31 : 39, &m, err) == -1,
 	   "record of %d bytes, cut inside the last __data_loc: %s",
-	   v == 5 ? 31 : 39, err);
+	   v >= 5 ? 31 : 39, err);
 	ok(decode(ev, d, size - 1, &m, err) == -1,
 	   "record cut by its last byte: %s", err);
+}
+
+/*
+ * Layout 6: wrappers in wrappers, each format after the one before, the
+ * arguments of each level in line at the %pV of the level before
+ */
+static void test_chain(struct kmsg_event *ev, int id)
+{
+	static const char fmts[] =
+		"probe %d\n\0%s %s: %pV\0error %pe: %pV\0";
+	unsigned char d[4096];
+	uint64_t err_ptr = (uint64_t)-19;
+	uint32_t five = 5, seven = 7;
+	struct kmsg_strbuf w = { 0 };
+	struct kmsg_ids ids;
+	struct kmsg_msg m;
+	char err[256] = "", text[512], auto_id[64];
+	size_t off = 32, n;
+	int r;
+
+	/* dev_err_probe(): "platform kmsgbench\0" then the %pe, then 5 */
+	memset(d, 0, sizeof(d));
+	d[0] = id;
+	d[1] = id >> 8;
+	d[16] = 3;
+	d[17] = KMSG_EVENT_DEVICE | KMSG_EVENT_WRAPPED;
+	memcpy(d + off, "platform\0kmsgbench", 19);
+	off = (off + 19 + 3) & ~(size_t)3;
+	memcpy(d + off, &err_ptr, 8);
+	off += 8;
+	memcpy(d + off, &five, 4);
+	off += 4;
+	put_loc(d, 20, 32, off - 32);
+	put_loc(d, 24, off, 10);
+	memcpy(d + off, "kmsgbench", 10);
+	off += 10;
+	n = sizeof(fmts) - 1;
+	put_loc(d, 28, off, n);
+	memcpy(d + off, fmts, n);
+	off += n;
+	ok(decode(ev, d, off, &m, err) == 0 && m.version == 6 &&
+	   m.fmt.len == 9 && !memcmp(m.fmt.s, "probe %d\n", 9) &&
+	   m.args_len == 4 && m.args == d + 60,
+	   "wrappers in a wrapper: decodes, the message's arguments found %s",
+	   err);
+	ok(m.driver.len == 8 && !memcmp(m.driver.s, "platform", 8) &&
+	   m.device.len == 9 && !memcmp(m.device.s, "kmsgbench", 9),
+	   "wrappers in a wrapper: the outermost's driver and device");
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "platform kmsgbench: error -ENODEV: probe 5"),
+	   "wrappers in a wrapper: the text: %s", text);
+	r = kmsg_msg_wrapper_fmt(&w, &m);
+	ok(!r && w.len == 21 && !memcmp(w.buf, "%s %s: error %pe: %pV", 21),
+	   "wrappers in a wrapper: spliced into one: %.*s", (int)w.len,
+	   w.buf);
+	kmsg_strbuf_free(&w);
+	kmsg_auto_id(auto_id, sizeof(auto_id), "kmsgbench", 9, "probe %d", 8);
+	ok(!kmsg_msg_ids(&m, NULL, NULL, &ids, err, sizeof(err)) &&
+	   !strcmp(kmsg_ids_id(&ids), auto_id),
+	   "wrappers in a wrapper: the id of the message, %s", auto_id);
+
+	/* a wrapper's arguments after its %pV: from a word after the message's */
+	off = 32;
+	d[17] = KMSG_EVENT_WRAPPED;
+	memcpy(d + off, "ab", 3);
+	memcpy(d + off + 4, &five, 4);
+	memcpy(d + off + 8, &seven, 4);
+	put_loc(d, 20, 32, 12);
+	off += 12;
+	put_loc(d, 24, off, 1);
+	d[off++] = '\0';
+	n = sizeof("x=%d\0%s<%pV>%d");
+	put_loc(d, 28, off, n);
+	memcpy(d + off, "x=%d\0%s<%pV>%d", n);
+	off += n;
+	ok(decode(ev, d, off, &m, err) == 0 && m.args_len == 4,
+	   "a wrapper with arguments after its %%pV decodes %s", err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "ab<x=5>7"), "and renders: %s", text);
+	/* a wrapper without a %pV: the message has no arguments */
+	d[off - 5] = 'X';
+	ok(decode(ev, d, off, &m, err) == 0 && !m.args_len,
+	   "a wrapper without a %%pV: no arguments for the message %s", err);
+	text_of(&m, text, sizeof(text));
+	ok(strstr(text, "x=") != NULL, "but its text: %s", text);
 }
 
 /* A layout 4 or 5 format without one of its fields: refused */
@@ -1113,8 +1252,9 @@ static const char *const names4[] = {
 	"seq", "level", "flags", "args", "wrap_args", "modname", "fmt",
 	"wrap_fmt",
 };
+/* without wrap_at, a layout 5 format is layout 6's */
 static const char *const names5[] = {
-	"seq", "level", "flags", "wrap_at", "args", "modname", "fmt",
+	"seq", "level", "flags", "args", "modname", "fmt",
 };
 
 int main(int argc, char **argv)
@@ -1124,6 +1264,7 @@ int main(int argc, char **argv)
 	const char *v3 = argc > 3 ? argv[3] : "data/kmsg-v3.format";
 	const char *v4 = argc > 4 ? argv[4] : "data/kmsg-v4.format";
 	const char *v5 = argc > 5 ? argv[5] : "data/kmsg-v5.format";
+	const char *v6 = argc > 6 ? argv[6] : "data/kmsg-v6.format";
 	struct tep_handle *tep;
 	struct kmsg_event ev;
 
@@ -1163,5 +1304,13 @@ int main(int argc, char **argv)
 		tep_free(tep);
 	}
 	test_fields(v5, 5, names5, sizeof(names5) / sizeof(names5[0]));
+	tep = setup(v6, &ev);
+	if (tep) {
+		test_v4(&ev, ev.event->id, &layout_v6);
+		test_chain(&ev, ev.event->id);
+		test_fuzz(&ev, ev.event->id, &layout_v6);
+		tep_free(tep);
+	}
+	test_fields(v6, 6, names5, sizeof(names5) / sizeof(names5[0]));
 	return tap_done();
 }

@@ -29,7 +29,8 @@ static __printf(1, 2) void kmsg_paths_wrap(const char *fmt, ...)
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	pr_warn("wrapped (%s): %pV\n", "outer", &vaf);
+	/* an argument after the %pV: stored after the message's */
+	pr_warn("wrapped (%s): %pV (%d)\n", "outer", &vaf, 7);
 	va_end(args);
 }
 
