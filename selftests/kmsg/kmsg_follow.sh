@@ -223,7 +223,12 @@ quiet_console 'touch "$tmp/stop"; [ -n "$pid" ] && kill $pid 2>/dev/null
 	[ -n "$storm" ] && wait $storm
 	rm -rf "$tmp"'
 
-quiet_begin kmsg_follow.sh
+# A burst overruns the log buffer on purpose, in the hard interrupts of
+# every CPU at once: the console's own reading of it (skipping the
+# records below its level) can be overtaken too, which it reports as "**
+# N printk messages dropped **" when the host deschedules the vCPU that
+# holds the console. That is the overrun the test makes, not a report.
+quiet_begin kmsg_follow.sh "printk messages dropped"
 
 # --- run 1: from the first record, through the storm ----------------------
 follow 1

@@ -18,18 +18,29 @@
 #				on a signal only through a trap of it. The
 #				test sets no trap of its own, as that would
 #				replace these.
-#   quiet_begin NAME		"ktap-summary: quiet begin NAME" on the console
-#   quiet_end			"ktap-summary: quiet end"
+#   quiet_begin NAME [TEXT]	"ktap-summary: quiet begin NAME" on the console;
+#				with TEXT, console reports that contain TEXT
+#				are expected in the window ("ktap-summary:
+#				expect begin TEXT")
+#   quiet_end			"ktap-summary: quiet end", and the end of
+#				what quiet_begin expected
 _quiet_cleanup=
 _quiet_saved=
 _quiet_open=
+_quiet_expect=
 
-quiet_begin() {	# quiet_begin NAME
+quiet_begin() {	# quiet_begin NAME [TEXT]
 	_quiet_open=1
 	echo "ktap-summary: quiet begin $1" > /dev/kmsg
+	if [ -n "${2:-}" ]; then
+		_quiet_expect=1
+		echo "ktap-summary: expect begin $2" > /dev/kmsg
+	fi
 }
 
 quiet_end() {
+	[ -n "$_quiet_expect" ] && echo "ktap-summary: expect end" > /dev/kmsg
+	_quiet_expect=
 	echo "ktap-summary: quiet end" > /dev/kmsg
 	_quiet_open=
 }
