@@ -250,14 +250,16 @@ static int get_str(const struct kmsg_event *ev, struct tep_record *rec,
  * Layout 6: the arguments of the message, in line in its wrappers'. Each
  * wrapper's arguments up to its first %pV, then from the next 4-byte
  * boundary on those of the next wrapper, the message's after the last.
- * False if a wrapper has no %pV or its arguments are not all there (a
- * truncated record): the message then has none.
+ * False if a wrapper has no %pV the kernel stores in line, its arguments
+ * are not all there (a truncated record) or there are more wrappers than
+ * the kernel records.
  */
 static bool chain_args(const struct kmsg_event *ev, struct kmsg_msg *msg)
 {
 	struct kmsg_render_opts o = { .long_size = tep_get_long_size(ev->tep) };
 	const char *f = msg->wrap_fmt.s, *end = f + msg->wrap_fmt.len;
 	size_t pos = 0, start, stop, n;
+	unsigned int depth = 0;
 	struct kmsg_args *a;
 	bool ok = false;
 
@@ -266,7 +268,8 @@ static bool chain_args(const struct kmsg_event *ev, struct kmsg_msg *msg)
 		return false;
 	for (; f <= end; f += n + 1) {
 		n = strnlen(f, end - f);
-		if (!kmsg_pv_find(f, n, &start, &stop) ||
+		if (++depth > KMSG_EVENT_WRAP_MAX ||
+		    !kmsg_pv_find(f, n, &start, &stop) ||
 		    kmsg_args_decode(f, start, msg->wrap_args + pos,
 				     msg->wrap_args_len - pos, &o, a))
 			goto out;
@@ -398,8 +401,11 @@ int kmsg_event_decode(const struct kmsg_event *ev, struct tep_record *rec,
 		if (msg->flags & KMSG_EVENT_WRAPPED) {
 			msg->wrap_args = msg->args;
 			msg->wrap_args_len = msg->args_len;
-			if (!chain_args(ev, msg))
+			/* none for the message, nor after it */
+			if (!chain_args(ev, msg)) {
+				msg->args += msg->args_len;
 				msg->args_len = 0;
+			}
 		}
 	} else if (msg->version >= 3) {
 		if (get_str(ev, rec, ev->wrap_fmt, &msg->wrap_fmt))

@@ -40,7 +40,12 @@
  *    them (the next wrapper's in the same way). Decoded as layout 4, but
  *    wrap_fmt holds the wrappers' formats as recorded (NUL-separated, see
  *    kmsg_msg_wrapper_fmt()), wrap_args all of args, and args the
- *    message's, within wrap_args.
+ *    message's, within wrap_args: none if a wrapper has no %pV the kernel
+ *    stores in line (none with a '*'), its arguments are cut or there are
+ *    more than KMSG_EVENT_WRAP_MAX wrappers. In a record flagged
+ *    KMSG_EVENT_TRUNCATED, a wrapper's arguments after its %pV are not
+ *    looked for: the message's format may be cut, and where its
+ *    arguments end is then not known.
  *
  * Every length and offset in a record is checked against the record's
  * size: a corrupt record gives an error, never an out-of-bounds read.
@@ -85,6 +90,8 @@ struct tep_record;
  */
 #define KMSG_EVENT_PTRVAL	0x20
 #define KMSG_EVENT_PK_ERROR	0x40
+/* Layout 6: the kernel's limit of wrappers around a message (VBIN_WRAP_MAX) */
+#define KMSG_EVENT_WRAP_MAX	4
 /* The kernel's limit of the format (KMSG_TRACE_FMT_MAX), in bytes */
 #define KMSG_EVENT_FMT_MAX	1024
 /* seq of a record that has none (version 1) or where the kernel had none */

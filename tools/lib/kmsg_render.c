@@ -602,22 +602,26 @@ bool kmsg_pv_find(const char *fmt, size_t fmt_len, size_t *start,
 			return false;
 		if (c.conv == 'p' && c.ext_len && c.ext[0] == 'V') {
 			*end = i;
-			return true;
+			return !c.width_star && !c.prec_star;
 		}
 	}
 	return false;
 }
 
-/* The wrapper @f, the wrappers after it up to @end spliced in */
+/*
+ * The wrapper @f, the wrappers after it up to @end spliced in, the
+ * @depth'th (no more than the kernel records)
+ */
 static int splice_chain(struct kmsg_strbuf *out, const char *f,
-			const char *end)
+			const char *end, unsigned int depth)
 {
 	size_t n = strnlen(f, end - f), start, stop;
 
-	if (f + n >= end || !kmsg_pv_find(f, n, &start, &stop))
+	if (f + n >= end || depth + 1 >= KMSG_EVENT_WRAP_MAX ||
+	    !kmsg_pv_find(f, n, &start, &stop))
 		return kmsg_strbuf_putn(out, f, n);
 	if (kmsg_strbuf_putn(out, f, start) ||
-	    splice_chain(out, f + n + 1, end) ||
+	    splice_chain(out, f + n + 1, end, depth + 1) ||
 	    kmsg_strbuf_putn(out, f + stop, n - stop))
 		return -ENOMEM;
 	return 0;
@@ -628,7 +632,7 @@ int kmsg_msg_wrapper_fmt(struct kmsg_strbuf *out, const struct kmsg_msg *msg)
 	if (msg->version != 6)
 		return kmsg_strbuf_putn(out, msg->wrap_fmt.s, msg->wrap_fmt.len);
 	return splice_chain(out, msg->wrap_fmt.s,
-			    msg->wrap_fmt.s + msg->wrap_fmt.len);
+			    msg->wrap_fmt.s + msg->wrap_fmt.len, 0);
 }
 
 /* ---- decoding ---------------------------------------------------------- */

@@ -45,36 +45,40 @@ static void strip_level_headers(struct kmsg_strbuf *out, size_t from)
 }
 
 /*
- * Layout 6: the wrapper @f (@len bytes), one of the record's, rendered
- * with its arguments from *@pos of wrap_args on, its first %pV as the
- * next wrapper, the last wrapper's as @text (the message, rendered).
- * Returns the markers emitted, or -ENOMEM, and sets *@pos past the
- * wrapper's arguments.
+ * Layout 6: the wrapper @f (@len bytes), the @depth'th of the record's,
+ * rendered with its arguments from *@pos of wrap_args on, its first %pV
+ * as the next wrapper, the last wrapper's as @text (the message,
+ * rendered). Returns the markers emitted, or -ENOMEM, and sets *@pos past
+ * the wrapper's arguments: to the end of wrap_args if where they end is
+ * not known, so that no argument after them is taken from a wrong place.
  */
 static int render_chain(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
-			const char *f, size_t len, size_t *pos,
-			const char *text, size_t text_len,
+			const char *f, size_t len, unsigned int depth,
+			size_t *pos, const char *text, size_t text_len,
 			const struct kmsg_render_opts *opts,
 			struct kmsg_args *a)
 {
 	const char *end = msg->wrap_fmt.s + msg->wrap_fmt.len;
-	size_t start, stop, at = *pos;
+	size_t start, stop, at = *pos, all = msg->wrap_args_len;
 	int ret, r;
 
 	/* a record gone wrong: the message at least */
-	if (!kmsg_pv_find(f, len, &start, &stop))
+	if (depth >= KMSG_EVENT_WRAP_MAX || !kmsg_pv_find(f, len, &start, &stop)) {
+		*pos = all;
 		return kmsg_strbuf_putn(out, text, text_len) ? -ENOMEM : 0;
+	}
 	/* its arguments up to its %pV, then those of what the %pV prints */
-	kmsg_args_decode(f, start, msg->wrap_args + at,
-			 msg->wrap_args_len - at, opts, a);
+	kmsg_args_decode(f, start, msg->wrap_args + at, all - at, opts, a);
 	ret = kmsg_render(out, f, start, a, opts);
 	if (ret < 0)
 		return ret;
 	at = (at + a->used + 3) & ~(size_t)3;
+	if (at > all)
+		at = all;
 	if (f + len < end) {
 		r = render_chain(out, msg, f + len + 1,
-				 strnlen(f + len + 1, end - f - len - 1), &at,
-				 text, text_len, opts, a);
+				 strnlen(f + len + 1, end - f - len - 1),
+				 depth + 1, &at, text, text_len, opts, a);
 	} else {
 		r = kmsg_strbuf_putn(out, text, text_len) ? -ENOMEM : 0;
 		at = msg->args + msg->args_len - msg->wrap_args;
@@ -82,12 +86,16 @@ static int render_chain(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	if (r < 0)
 		return r;
 	ret += r;
-	/* then the rest of its own */
+	/*
+	 * then the rest of its own, from a word on; not in a record cut, in
+	 * which the message's format may be, and where its arguments end is
+	 * then not known
+	 */
 	at = (at + 3) & ~(size_t)3;
-	if (at > msg->wrap_args_len)
-		at = msg->wrap_args_len;
-	kmsg_args_decode(f + stop, len - stop, msg->wrap_args + at,
-			 msg->wrap_args_len - at, opts, a);
+	if (at > all || (msg->flags & KMSG_EVENT_TRUNCATED))
+		at = all;
+	kmsg_args_decode(f + stop, len - stop, msg->wrap_args + at, all - at,
+			 opts, a);
 	*pos = at + a->used;
 	r = kmsg_render(out, f + stop, len - stop, a, opts);
 	return r < 0 ? r : ret + r;
@@ -113,7 +121,7 @@ static int render_wrapper(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 
 		ret = render_chain(out, msg, msg->wrap_fmt.s,
 				   strnlen(msg->wrap_fmt.s, msg->wrap_fmt.len),
-				   &pos, text, text_len, opts, wrap);
+				   0, &pos, text, text_len, opts, wrap);
 		free(wrap);
 		return ret;
 	}

@@ -1108,6 +1108,71 @@ static void test_v4(struct kmsg_event *ev, int id, const struct layout *l)
 }
 
 /*
+ * Layout 6, corrupt chains, each in a heap copy of the record's size so
+ * that ASan sees a read past it: a chain whose arguments end before the
+ * message's; a chain of 1000 wrappers (the kernel records 4 at most)
+ */
+static void test_chain_corrupt(struct kmsg_event *ev, int id)
+{
+	static const char short_fmt[] = "m\0%s%pV\0%s%pV";
+	struct kmsg_strbuf w = { 0 };
+	unsigned char *d = calloc(1, 8192), *copy;
+	char err[256] = "", text[512];
+	struct kmsg_msg m;
+	size_t off = 32, n, i;
+	int r;
+
+	if (!d)
+		return;
+	d[0] = id;
+	d[1] = id >> 8;
+	d[17] = KMSG_EVENT_WRAPPED;
+	put_loc(d, 24, off, 1);
+	off++;
+	put_loc(d, 28, off, sizeof(short_fmt));
+	memcpy(d + off, short_fmt, sizeof(short_fmt));
+	off += sizeof(short_fmt);
+	put_loc(d, 20, off, 2);
+	memcpy(d + off, "a", 2);
+	off += 2;
+	copy = malloc(off);
+	memcpy(copy, d, off);
+	ok(decode(ev, copy, off, &m, err) == 0 && !m.args_len,
+	   "a chain whose arguments end before the message's decodes %s", err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "a" KMSG_MARK_MISSING "m"),
+	   "and renders no byte past the record: %s", text);
+	free(copy);
+
+	/* "m", then "A%pV", "B%pV", ... 1000 wrappers */
+	off = 33;
+	n = 2 + 5 * 1000;
+	put_loc(d, 28, off, n);
+	memcpy(d + off, "m", 2);
+	for (i = 0; i < 1000; i++) {
+		memcpy(d + off + 2 + 5 * i, "A%pV", 5);
+		d[off + 2 + 5 * i] += i % 26;
+	}
+	off += n;
+	put_loc(d, 20, off, 0);
+	copy = malloc(off);
+	memcpy(copy, d, off);
+	ok(decode(ev, copy, off, &m, err) == 0 && !m.args_len,
+	   "a chain of 1000 wrappers decodes, the message without arguments %s",
+	   err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "ABCDm"), "and renders, %d deep at most: %s",
+	   KMSG_EVENT_WRAP_MAX, text);
+	r = kmsg_msg_wrapper_fmt(&w, &m);
+	ok(!r && w.len == 7 && !memcmp(w.buf, "ABCD%pV", 7),
+	   "and splices %d of them into one: %s", KMSG_EVENT_WRAP_MAX,
+	   w.buf ? w.buf : "");
+	kmsg_strbuf_free(&w);
+	free(copy);
+	free(d);
+}
+
+/*
  * Layout 6: wrappers in wrappers, each format after the one before, the
  * arguments of each level in line at the %pV of the level before
  */
@@ -1184,12 +1249,26 @@ static void test_chain(struct kmsg_event *ev, int id)
 	   "a wrapper with arguments after its %%pV decodes %s", err);
 	text_of(&m, text, sizeof(text));
 	ok(!strcmp(text, "ab<x=5>7"), "and renders: %s", text);
+	/* cut: the wrapper's argument after the message's is not looked for */
+	d[17] = KMSG_EVENT_WRAPPED | KMSG_EVENT_TRUNCATED;
+	decode(ev, d, off, &m, err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "ab<x=5>" KMSG_MARK_MISSING),
+	   "a record cut: no argument after the message's: %s", text);
+	d[17] = KMSG_EVENT_WRAPPED;
 	/* a wrapper without a %pV: the message has no arguments */
 	d[off - 5] = 'X';
 	ok(decode(ev, d, off, &m, err) == 0 && !m.args_len,
 	   "a wrapper without a %%pV: no arguments for the message %s", err);
 	text_of(&m, text, sizeof(text));
 	ok(strstr(text, "x=") != NULL, "but its text: %s", text);
+	/* nor with a '*' before its %pV, which the kernel renders */
+	memcpy(d + off - 10, "%*pV>>>%d", 9);
+	ok(decode(ev, d, off, &m, err) == 0 && !m.args_len &&
+	   m.wrap_fmt.len == 9 && !memcmp(m.wrap_fmt.s, "%*pV>>>%d", 9),
+	   "a wrapper with a '*' before its %%pV: no arguments for the message %s",
+	   err);
+	test_chain_corrupt(ev, id);
 }
 
 /* A layout 4 or 5 format without one of its fields: refused */
