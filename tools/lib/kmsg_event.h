@@ -33,18 +33,18 @@
  *
  * 6. Layout 5 without wrap_at (told by having none of wrap_at, wrap_fmt,
  *    wrap_args): fmt holds the message's format, then the formats of its
- *    wrappers, outermost first, each after the NUL of the one before;
- *    args the arguments of the outermost wrapper, with those of the
- *    message of its first %pV in line, from the next 4-byte boundary on,
- *    and the rest of the wrapper's from the next 4-byte boundary after
- *    them (the next wrapper's in the same way). Decoded as layout 4, but
- *    wrap_fmt holds the wrappers' formats as recorded (NUL-separated, see
+ *    wrappers, outermost first, each after the NUL of the one before; args
+ *    the arguments of the outermost wrapper, with those of the message of
+ *    its first %pV in line, from the next 4-byte boundary on, and the rest
+ *    of the wrapper's from the next 4-byte boundary after them (the next
+ *    wrapper's in the same way). Decoded as layout 4, but wrap_fmt holds
+ *    the wrappers' formats as recorded (NUL-separated, see
  *    kmsg_msg_wrapper_fmt()), wrap_args all of args, and args the
  *    message's, within wrap_args: none if a wrapper has no %pV the kernel
- *    stores in line (none with a '*'), its arguments are cut or there are
- *    more than KMSG_EVENT_WRAP_MAX wrappers. In a record flagged
- *    KMSG_EVENT_TRUNCATED, a wrapper's arguments after its %pV are not
- *    looked for: the message's format may be cut, and where its
+ *    stores in line (none with a width or precision), its arguments are cut
+ *    or there are more than KMSG_EVENT_WRAP_MAX wrappers. In a record
+ *    flagged KMSG_EVENT_TRUNCATED, a wrapper's arguments after its %pV are
+ *    not looked for: the message's format may be cut, and where its
  *    arguments end is then not known.
  *
  * Every length and offset in a record is checked against the record's

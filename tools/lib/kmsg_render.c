@@ -602,7 +602,8 @@ bool kmsg_pv_find(const char *fmt, size_t fmt_len, size_t *start,
 			return false;
 		if (c.conv == 'p' && c.ext_len && c.ext[0] == 'V') {
 			*end = i;
-			return !c.width_star && !c.prec_star;
+			return c.width < 0 && c.precision < 0 &&
+			       !c.width_star && !c.prec_star;
 		}
 	}
 	return false;

@@ -200,8 +200,8 @@ size_t kmsg_conv_decode(const char *fmt, size_t fmt_len, size_t i,
 /*
  * The first %pV of @fmt (@fmt_len bytes), as the kernel reads it (not
  * past an invalid conversion): its conversion is @fmt[*@start, *@end).
- * False if there is none, or if it has a '*' width or precision: the
- * kernel does not store the message of such a %pV in line (layout 6).
+ * False if there is none, or if it has a width or precision: the kernel
+ * does not store the message of such a %pV in line (layout 6).
  */
 bool kmsg_pv_find(const char *fmt, size_t fmt_len, size_t *start,
 		  size_t *end);

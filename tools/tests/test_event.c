@@ -1268,6 +1268,11 @@ static void test_chain(struct kmsg_event *ev, int id)
 	   m.wrap_fmt.len == 9 && !memcmp(m.wrap_fmt.s, "%*pV>>>%d", 9),
 	   "a wrapper with a '*' before its %%pV: no arguments for the message %s",
 	   err);
+	/* nor with a width, which it ignores */
+	memcpy(d + off - 10, "%5pV>>>%d", 9);
+	ok(decode(ev, d, off, &m, err) == 0 && !m.args_len,
+	   "a wrapper with a width on its %%pV: no arguments for the message %s",
+	   err);
 	test_chain_corrupt(ev, id);
 }
 
