@@ -77,6 +77,24 @@ boot() {
 	return $rc
 }
 
+# stale_int3 CONSOLE: did the guest die of an int3 that was no longer in
+# memory? x86 patches a static key or a tracepoint's jump through an int3
+# (text_poke_bp()); QEMU's multi-threaded TCG has run that int3 on
+# another vCPU after the patch was complete (the Oops's code bytes show
+# the patched instruction where the int3 was), and the kernel, with no
+# patch in progress, oopses. That is the emulator's: seen once in about
+# 20 boots of the check guest.
+stale_int3() {
+	awk '/Oops: int3/ { o = 1; next }
+	o && /Code: / {
+		if (match($0, / [0-9a-f][0-9a-f] <[0-9a-f][0-9a-f]>/))
+			stale = substr($0, RSTART + 1, 2) != "cc"
+		done = 1
+		exit
+	}
+	END { exit done && stale ? 0 : 1 }' "$1"
+}
+
 if [ "$accel" = auto ]; then
 	accel=tcg
 	cache=$(dirname "$outdir")
@@ -100,6 +118,13 @@ fi
 echo "  QEMU    mode=$mode accel=$accel smp=$smp timeout=${timeout}s${icount:+ icount=$icount} -> $outdir"
 rc=0
 boot "$mode" "$accel" "$timeout" "$outdir" || rc=$?
+# once more after the emulator's stale int3, its console kept
+if [ "$accel" = tcg ] && stale_int3 "$outdir/console.log"; then
+	cp "$outdir/console.log" "$outdir/console-stale-int3.log"
+	echo "run.sh: the guest died of an int3 no longer in memory, QEMU's (console: $outdir/console-stale-int3.log): booting it once more" >&2
+	rc=0
+	boot "$mode" "$accel" "$timeout" "$outdir" || rc=$?
+fi
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	echo "run.sh: guest did not finish within ${timeout}s (console: $outdir/console.log)" >&2
 	exit 124
