@@ -273,7 +273,7 @@ static bool chain_args(const struct kmsg_event *ev, struct kmsg_msg *msg)
 		    kmsg_args_decode(f, start, msg->wrap_args + pos,
 				     msg->wrap_args_len - pos, &o, a))
 			goto out;
-		pos = (pos + a->used + 3) & ~(size_t)3;
+		pos = kmsg_align4(pos + a->used);
 		if (pos > msg->wrap_args_len)
 			goto out;
 	}

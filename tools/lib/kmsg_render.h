@@ -208,6 +208,12 @@ bool kmsg_pv_find(const char *fmt, size_t fmt_len, size_t *start,
 
 struct kmsg_msg;
 
+/* @n rounded up to a 4-byte boundary, where the kernel starts a %pV's message */
+static inline size_t kmsg_align4(size_t n)
+{
+	return (n + 3) & ~(size_t)3;
+}
+
 /*
  * Append to @out the format of @msg's wrapper (KMSG_EVENT_WRAPPED): as
  * recorded, but for layout 6, which records the formats of nested

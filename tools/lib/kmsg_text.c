@@ -72,7 +72,7 @@ static int render_chain(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	ret = kmsg_render(out, f, start, a, opts);
 	if (ret < 0)
 		return ret;
-	at = (at + a->used + 3) & ~(size_t)3;
+	at = kmsg_align4(at + a->used);
 	if (at > all)
 		at = all;
 	if (f + len < end) {
@@ -91,7 +91,7 @@ static int render_chain(struct kmsg_strbuf *out, const struct kmsg_msg *msg,
 	 * which the message's format may be, and where its arguments end is
 	 * then not known
 	 */
-	at = (at + 3) & ~(size_t)3;
+	at = kmsg_align4(at);
 	if (at > all || (msg->flags & KMSG_EVENT_TRUNCATED))
 		at = all;
 	kmsg_args_decode(f + stop, len - stop, msg->wrap_args + at, all - at,
