@@ -587,23 +587,22 @@ size_t kmsg_conv_decode(const char *fmt, size_t fmt_len, size_t i,
 bool kmsg_pv_find(const char *fmt, size_t fmt_len, size_t *start,
 		  size_t *end)
 {
-	struct kmsg_conv c;
+	/* measured once: a format of many conversions is read in one pass */
+	struct kmsg_fmt f = { fmt, fmt_length(fmt, fmt_len) };
+	const char *pct;
+	struct kmsg_spec sp;
 	size_t i = 0;
 
-	fmt_len = fmt_length(fmt, fmt_len);
-	while (i < fmt_len) {
-		if (fmt[i] != '%') {
-			i++;
-			continue;
-		}
-		*start = i;
-		i = kmsg_conv_decode(fmt, fmt_len, i, &c);
-		if (c.invalid || i <= *start)
+	while (i < f.len && (pct = memchr(fmt + i, '%', f.len - i))) {
+		*start = pct - fmt;
+		parse_spec(&f, *start, &sp, false);
+		if (sp.type == FT_INVALID || sp.end <= *start)
 			return false;
-		if (c.conv == 'p' && c.ext_len && c.ext[0] == 'V') {
+		i = sp.end;
+		if (sp.type == FT_PTR && sp.ptr_ext == 'V') {
 			*end = i;
-			return c.width < 0 && c.precision < 0 &&
-			       !c.width_star && !c.prec_star;
+			return sp.width < 0 && sp.precision < 0 &&
+			       !sp.width_star && !sp.prec_star;
 		}
 	}
 	return false;
@@ -795,6 +794,19 @@ static void decode_one(struct kmsg_rec *r, const struct kmsg_spec *sp,
 	decode_value(r, sp, ls, a);
 }
 
+/*
+ * The '*' of a "%%" or of an invalid conversion: format_decode() returns
+ * it before it reads the conversion, so the kernel reads and stores it
+ * all the same. False if one is missing.
+ */
+static bool skip_stars(struct kmsg_rec *r, const struct kmsg_spec *sp)
+{
+	int val;
+
+	return (!sp->width_star || rec_star(r, &val)) &&
+	       (!sp->prec_star || rec_star(r, &val));
+}
+
 static int count_arg(struct kmsg_args *args, const struct kmsg_arg *a)
 {
 	if (args->n >= KMSG_ARGS_MAX) {
@@ -829,6 +841,9 @@ int kmsg_args_decode(const char *fmt, size_t fmt_len, const void *data, size_t l
 	memset(args, 0, offsetof(struct kmsg_args, v));
 	spec_iter_init(&it, &f, opts, false);
 	while ((sp = spec_next(&it))) {
+		if ((sp->type == FT_INVALID || sp->type == FT_PERCENT) &&
+		    !skip_stars(&r, sp))
+			problems++;
 		if (sp->type == FT_INVALID) {
 			args->invalid = true;
 			problems++;

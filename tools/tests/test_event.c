@@ -1182,7 +1182,7 @@ static void test_chain(struct kmsg_event *ev, int id)
 		"probe %d\n\0%s %s: %pV\0error %pe: %pV\0";
 	unsigned char d[4096];
 	uint64_t err_ptr = (uint64_t)-19;
-	uint32_t five = 5, seven = 7;
+	uint32_t five = 5, seven = 7, nine = 9;
 	struct kmsg_strbuf w = { 0 };
 	struct kmsg_ids ids;
 	struct kmsg_msg m;
@@ -1273,6 +1273,25 @@ static void test_chain(struct kmsg_event *ev, int id)
 	ok(decode(ev, d, off, &m, err) == 0 && !m.args_len,
 	   "a wrapper with a width on its %%pV: no arguments for the message %s",
 	   err);
+	/* the '*' of a "%%" in the message: the wrapper's %d after it */
+	off = 32;
+	d[17] = KMSG_EVENT_WRAPPED;
+	memcpy(d + off, "ab", 3);
+	memcpy(d + off + 4, &nine, 4);
+	memcpy(d + off + 8, &seven, 4);
+	put_loc(d, 20, 32, 12);
+	off += 12;
+	put_loc(d, 24, off, 1);
+	d[off++] = '\0';
+	n = sizeof("x%*%\0%s<%pV>%d");
+	put_loc(d, 28, off, n);
+	memcpy(d + off, "x%*%\0%s<%pV>%d", n);
+	off += n;
+	ok(decode(ev, d, off, &m, err) == 0 && m.args_len == 4,
+	   "a message's '*' of a %%%% is an argument %s", err);
+	text_of(&m, text, sizeof(text));
+	ok(!strcmp(text, "ab<x%>7"), "and the wrapper's next one follows it: %s",
+	   text);
 	test_chain_corrupt(ev, id);
 }
 

@@ -368,6 +368,8 @@ static void test_corners(void)
 	/* %p followed by text, and %pSomething eating letters */
 	T("00000000000000ab.", "%p.", (void *)0xab);
 	T("0x0 end", "%pSxyz end", NULL);
+	/* the '*' of a "%%" is read all the same, as format_decode() reads it */
+	T("%|42 [%]|7", "%*%|%d [%.*%]|%d", 3, 42, 2, 7);
 	/* a qualifier on %c %s %p is ignored */
 	T("a b", "%lc %hs", 'a', "b");
 	/* 32-bit kernel */
