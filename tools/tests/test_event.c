@@ -135,6 +135,27 @@ static void put_loc(unsigned char *d, int at, size_t off, size_t len)
 }
 
 /*
+ * Layout 6 at @d, a message of one 4-byte argument @a in a wrapper
+ * "%s<%pV>%d": args "ab", @a, @b from 32 on, no module name, then the
+ * formats @fmt (@n bytes, NULs included). Returns the record's size.
+ */
+static size_t put_wrapped(unsigned char *d, uint32_t a, uint32_t b,
+			  const char *fmt, size_t n)
+{
+	size_t off = 44;
+
+	memcpy(d + 32, "ab\0", 4);
+	memcpy(d + 36, &a, 4);
+	memcpy(d + 40, &b, 4);
+	put_loc(d, 20, 32, 12);
+	put_loc(d, 24, off, 1);
+	d[off++] = '\0';
+	put_loc(d, 28, off, n);
+	memcpy(d + off, fmt, n);
+	return off + n;
+}
+
+/*
  * Layout 6, a wrapped message: the wrapper's arguments (given with an
  * empty string for its %pV, as layouts 3 to 5 record them) up to its
  * %pV, then from a word on the message's, then from a word on the rest;
@@ -1182,7 +1203,7 @@ static void test_chain(struct kmsg_event *ev, int id)
 		"probe %d\n\0%s %s: %pV\0error %pe: %pV\0";
 	unsigned char d[4096];
 	uint64_t err_ptr = (uint64_t)-19;
-	uint32_t five = 5, seven = 7, nine = 9;
+	uint32_t five = 5, seven = 7;
 	struct kmsg_strbuf w = { 0 };
 	struct kmsg_ids ids;
 	struct kmsg_msg m;
@@ -1232,19 +1253,9 @@ static void test_chain(struct kmsg_event *ev, int id)
 	   "wrappers in a wrapper: the id of the message, %s", auto_id);
 
 	/* a wrapper's arguments after its %pV: from a word after the message's */
-	off = 32;
 	d[17] = KMSG_EVENT_WRAPPED;
-	memcpy(d + off, "ab", 3);
-	memcpy(d + off + 4, &five, 4);
-	memcpy(d + off + 8, &seven, 4);
-	put_loc(d, 20, 32, 12);
-	off += 12;
-	put_loc(d, 24, off, 1);
-	d[off++] = '\0';
-	n = sizeof("x=%d\0%s<%pV>%d");
-	put_loc(d, 28, off, n);
-	memcpy(d + off, "x=%d\0%s<%pV>%d", n);
-	off += n;
+	off = put_wrapped(d, five, seven, "x=%d\0%s<%pV>%d",
+			  sizeof("x=%d\0%s<%pV>%d"));
 	ok(decode(ev, d, off, &m, err) == 0 && m.args_len == 4,
 	   "a wrapper with arguments after its %%pV decodes %s", err);
 	text_of(&m, text, sizeof(text));
@@ -1274,19 +1285,9 @@ static void test_chain(struct kmsg_event *ev, int id)
 	   "a wrapper with a width on its %%pV: no arguments for the message %s",
 	   err);
 	/* the '*' of a "%%" in the message: the wrapper's %d after it */
-	off = 32;
 	d[17] = KMSG_EVENT_WRAPPED;
-	memcpy(d + off, "ab", 3);
-	memcpy(d + off + 4, &nine, 4);
-	memcpy(d + off + 8, &seven, 4);
-	put_loc(d, 20, 32, 12);
-	off += 12;
-	put_loc(d, 24, off, 1);
-	d[off++] = '\0';
-	n = sizeof("x%*%\0%s<%pV>%d");
-	put_loc(d, 28, off, n);
-	memcpy(d + off, "x%*%\0%s<%pV>%d", n);
-	off += n;
+	off = put_wrapped(d, 9, seven, "x%*%\0%s<%pV>%d",
+			  sizeof("x%*%\0%s<%pV>%d"));
 	ok(decode(ev, d, off, &m, err) == 0 && m.args_len == 4,
 	   "a message's '*' of a %%%% is an argument %s", err);
 	text_of(&m, text, sizeof(text));
