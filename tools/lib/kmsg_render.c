@@ -771,6 +771,18 @@ static size_t first_offset(const struct kmsg_rec *r, const struct kmsg_spec *sp,
 	return pos < r->len ? pos : r->len;
 }
 
+/*
+ * The '*' width and precision of @sp, into *@width and *@prec: read for
+ * every conversion, a "%%" or an invalid one included, as format_decode()
+ * returns them before it reads the conversion. False if one is missing.
+ */
+static bool read_stars(struct kmsg_rec *r, const struct kmsg_spec *sp,
+		       int *width, int *prec)
+{
+	return (!sp->width_star || rec_star(r, width)) &&
+	       (!sp->prec_star || rec_star(r, prec));
+}
+
 static void decode_one(struct kmsg_rec *r, const struct kmsg_spec *sp,
 		       int ls, struct kmsg_arg *a)
 {
@@ -783,28 +795,11 @@ static void decode_one(struct kmsg_rec *r, const struct kmsg_spec *sp,
 	a->has_width_arg = sp->width_star;
 	a->has_prec_arg = sp->prec_star;
 
-	if (sp->width_star && !rec_star(r, &a->width_arg)) {
-		a->status = KMSG_ARG_MISSING;
-		return;
-	}
-	if (sp->prec_star && !rec_star(r, &a->prec_arg)) {
+	if (!read_stars(r, sp, &a->width_arg, &a->prec_arg)) {
 		a->status = KMSG_ARG_MISSING;
 		return;
 	}
 	decode_value(r, sp, ls, a);
-}
-
-/*
- * The '*' of a "%%" or of an invalid conversion: format_decode() returns
- * it before it reads the conversion, so the kernel reads and stores it
- * all the same. False if one is missing.
- */
-static bool skip_stars(struct kmsg_rec *r, const struct kmsg_spec *sp)
-{
-	int val;
-
-	return (!sp->width_star || rec_star(r, &val)) &&
-	       (!sp->prec_star || rec_star(r, &val));
 }
 
 static int count_arg(struct kmsg_args *args, const struct kmsg_arg *a)
@@ -835,14 +830,14 @@ int kmsg_args_decode(const char *fmt, size_t fmt_len, const void *data, size_t l
 	const struct kmsg_spec *sp;
 	struct spec_iter it;
 	struct kmsg_arg a, *pa;
-	int problems = 0;
+	int problems = 0, w, p;
 
 	/* the counts; not the 64 values (v[], last), set as they are found */
 	memset(args, 0, offsetof(struct kmsg_args, v));
 	spec_iter_init(&it, &f, opts, false);
 	while ((sp = spec_next(&it))) {
 		if ((sp->type == FT_INVALID || sp->type == FT_PERCENT) &&
-		    !skip_stars(&r, sp))
+		    !read_stars(&r, sp, &w, &p))
 			problems++;
 		if (sp->type == FT_INVALID) {
 			args->invalid = true;
