@@ -1077,7 +1077,7 @@ static int begin(struct dm *d)
 		fprintf(stderr, "%s: %s; messages are not identified\n", prog,
 			err);
 	}
-	if (d->before)
+	if (d->before && d->nvers)
 		fprintf(stderr, "%s: warning: %s: the %lu lines before its first 'Linux version' line (line %lu) are of an earlier boot, of a kernel it does not name: not identified (--release RELEASE identifies them)\n",
 			prog, d->input, d->before, d->vers[0].lineno);
 	return 0;

@@ -279,4 +279,14 @@ KMSG_DB_DIR=$tmp/mine "$root/bin/kmsg" db install "$tmp/b.db" > /dev/null 2>&1
 KMSG_DB_DIR=$tmp/mine "$root/bin/kmsg" dmesg "$tmp/b.log" > /dev/null 2> "$tmp/err"
 check "KMSG_DB_DIR: databases in a directory of one's own" $? 0 \
 	"$tmp/err" "kmsg: using database for $B ($tmp/mine/$B.db)"
+# no database anywhere: a kmsg of its own, no share/ beside it; the log
+# shown as it is, whatever it names
+mkdir -p "$tmp/bare/bin"
+cp "$tools/kmsg" "$tmp/bare/bin/kmsg"
+env -u KMSG_DB -u KMSG_DB_DIR "$tmp/bare/bin/kmsg" dmesg "$tmp/none.log" \
+	> "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ -e /usr/local/share/kmsg/kmsg.db ] && skip "a database is installed in /usr/local: no machine without one here" ||
+check "no database at all, a log that names no kernel: its lines as they are" $rc 0 \
+	"$tmp/out" "$(cat "$tmp/none.log")"
 tap_end
