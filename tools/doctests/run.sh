@@ -297,7 +297,7 @@ check_query "translation" \
 	'%2$s の幅 [%1$*d]'
 check_query "build rows" \
 	"SELECT key || '=' || value FROM build ORDER BY key;" \
-	"$(printf 'banner=\nbuild_id=\nrelease=6.12.118+\nschema=4\nsource=')"
+	"$(printf 'banner=\nbuild_id=\nrelease=6.12.118+\nschema=5\nsource=')"
 check_query "docs rows: source, catalog, severity, see_also, line" \
 	"SELECT id, source, file, line, quote(severity), see_also FROM docs ORDER BY id;" \
 	"$(printf 'fx.1|source|msg.c|35|NULL|\nfx.2|source|msg.c|47|NULL|\nfx.3|catalog|catalog/fx.kmsg|2|'"'"'warn'"'"'|fx.1 fx.2')"
@@ -705,7 +705,7 @@ cp "$dw/old.db" "$dw/badid.db"
 sqlite3 "$dw/badid.db" "UPDATE messages SET id = 'no id' WHERE rowid = 1"
 head -c 2048 "$dw/old.db" > "$dw/short.db"
 for c in "junk:$dw/junk: not an ELF, a bzImage or compressed data" \
-	"schema2.db:$dw/schema2.db: a docs database of schema \"2\", diff needs schema 3 or 4" \
+	"schema2.db:$dw/schema2.db: a docs database of schema \"2\", diff needs schema 3, 4 or 5" \
 	"badid.db:$dw/badid.db: table messages: malformed id \"no id\"" \
 	"short.db:$dw/short.db: " "missing:$dw/missing: No such file or directory"; do
 	f=${c%%:*} want=${c#*:}

@@ -60,6 +60,8 @@ int write_db(struct ctx *c)
 		.banner = c->opt.banner ? c->opt.banner :
 			  c->banner ? c->banner : "",
 		.source = c->opt.source ? c->opt.source : "",
+		.modules = c->modules,
+		.nmodules = c->nmodules,
 	};
 	const struct kmsg_msg **rows = site_rows(c, &in.nmsgs);
 	struct kmsg_db_doc *docs = kmsg_xcalloc(c->nids + 1, sizeof(*docs));

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "kmsg_catalog.h"
+#include "kmsg_db.h"
 #include "kmsg_index.h"
 #include "kmsg_srcdoc.h"
 
@@ -75,6 +76,9 @@ struct ctx {
 	size_t naliases;
 	char *build_id;
 	char *release, *banner;	/* found in the input, if not given */
+	/* the modules of a package read by stock.c, names unique */
+	struct kmsg_db_module *modules;
+	size_t nmodules, modules_cap;
 	bool failed;		/* errors outside the diagnostics */
 };
 

@@ -526,6 +526,11 @@ void ctx_free(struct ctx *c)
 	kmsg_docs_free(&c->srcdocs);
 	kmsg_docs_free(&c->catdocs);
 	kmsg_diags_free(&c->diags);
+	for (i = 0; i < c->nmodules; i++) {
+		free((char *)c->modules[i].name);
+		free((char *)c->modules[i].depends);
+	}
+	free(c->modules);
 	free(c->build_id);
 	free(c->release);
 	free(c->banner);

@@ -82,6 +82,27 @@ char *vmlinux_banner(const unsigned char *p, size_t n, const char *release)
 	return NULL;
 }
 
+/* A module's name and dependencies, once per name (the first copy's) */
+static void add_module(struct ctx *c, const struct kmsg_blob *b)
+{
+	char *name, *depends;
+	size_t i;
+
+	if (kmsg_sites_module(b->name, b->data, b->size, &name, &depends))
+		return;		/* kmsg_sites_read() says what is wrong */
+	for (i = 0; i < c->nmodules; i++)
+		if (!strcmp(c->modules[i].name, name))
+			break;
+	if (i < c->nmodules) {
+		free(name);
+		free(depends);
+		return;
+	}
+	KMSG_GROW(c->modules, c->modules_cap, c->nmodules);
+	c->modules[c->nmodules].name = name;
+	c->modules[c->nmodules++].depends = depends;
+}
+
 static int blob_cb(const struct kmsg_blob *b, void *arg)
 {
 	struct stock *s = arg;
@@ -91,6 +112,7 @@ static int blob_cb(const struct kmsg_blob *b, void *arg)
 	s->members++;
 	switch (b->kind) {
 	case KMSG_BLOB_MODULE:
+		add_module(c, b);
 		if (kmsg_sites_read(b->name, b->data, b->size, NULL, &c->sites, &err)) {
 			/* a member's name is the package's: no terminal controls */
 			for (char *q = err; *q; q++)

@@ -40,7 +40,13 @@ static const char schema_sql[] =
 	"\tdevice INTEGER NOT NULL,\t-- 1 if prefix is not NULL\n"
 	"\tprefix TEXT,\t\t\t-- printed before: '%s %s: ' of dev_*()\n"
 	"\tcont INTEGER NOT NULL,\t\t-- 1 for KERN_CONT: continues a line\n"
-	"\tkind TEXT\t\t\t-- the call, read from code: 'printk', 'dev', ...\n"
+	"\tkind TEXT,\t\t\t-- the call, read from code: 'printk', 'dev', ...\n"
+	"\tnewline INTEGER NOT NULL\t-- 1 if the format ended with a newline\n"
+	");\n"
+	"-- one row per loadable module of a kernel read from its package\n"
+	"CREATE TABLE modules (\n"
+	"\tname TEXT PRIMARY KEY,\t\t-- its KBUILD_MODNAME\n"
+	"\tdepends TEXT NOT NULL\t\t-- the modules it needs: 'a,b', '' if none\n"
 	");\n"
 	"-- one row per documented message\n"
 	"CREATE TABLE docs (\n"
@@ -164,7 +170,7 @@ static int put_msgs(struct db *d, const struct kmsg_db_input *in)
 	size_t i;
 	int ret = -1;
 
-	if (db_prepare(d, "INSERT INTO messages (id, component, number, level, format, file, line, function, object, device, prefix, cont, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	if (db_prepare(d, "INSERT INTO messages (id, component, number, level, format, file, line, function, object, device, prefix, cont, kind, newline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		       &st))
 		return -1;
 	for (i = 0; i < in->nmsgs; i++) {
@@ -186,9 +192,28 @@ static int put_msgs(struct db *d, const struct kmsg_db_input *in)
 		    bind_int(d, st, 10, m->device) ||
 		    bind_text(d, st, 11, m->prefix) ||
 		    bind_int(d, st, 12, m->cont) ||
-		    bind_text(d, st, 13, m->kind) || step(d, st))
+		    bind_text(d, st, 13, m->kind) ||
+		    bind_int(d, st, 14, m->newline) || step(d, st))
 			goto out;
 	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int put_modules(struct db *d, const struct kmsg_db_input *in)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int ret = -1;
+
+	if (db_prepare(d, "INSERT INTO modules (name, depends) VALUES (?, ?)", &st))
+		return -1;
+	for (i = 0; i < in->nmodules; i++)
+		if (bind_text(d, st, 1, in->modules[i].name) ||
+		    bind_text(d, st, 2, in->modules[i].depends) || step(d, st))
+			goto out;
 	ret = 0;
 out:
 	sqlite3_finalize(st);
@@ -316,11 +341,12 @@ static int fill(struct db *d, const struct kmsg_db_input *in)
 	ret = put_build(d, st, "banner", in->banner ? in->banner : "") ||
 	      put_build(d, st, "build_id", in->build_id ? in->build_id : "") ||
 	      put_build(d, st, "release", in->release ? in->release : "") ||
-	      put_build(d, st, "schema", "4") ||
+	      put_build(d, st, "schema", "5") ||
 	      put_build(d, st, "source", in->source ? in->source : "");
 	sqlite3_finalize(st);
-	if (ret || put_msgs(d, in) || put_docs(d, in) || put_trans(d, in) ||
-	    put_aliases(d, in) || db_exec(d, index_sql) || db_exec(d, "COMMIT"))
+	if (ret || put_msgs(d, in) || put_modules(d, in) || put_docs(d, in) ||
+	    put_trans(d, in) || put_aliases(d, in) || db_exec(d, index_sql) ||
+	    db_exec(d, "COMMIT"))
 		return -1;
 	return 0;
 }

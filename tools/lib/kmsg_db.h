@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmsg_db - write the docs database of docs-db/SCHEMA.md (SQLite, schema
- * "4").  The caller hands over the rows in the order they are to be
+ * "5").  The caller hands over the rows in the order they are to be
  * inserted; nothing here depends on time, so equal inputs give equal
  * databases.  The database is built in a temporary file next to the
  * output, without journal or syncs (one transaction; the secondary
@@ -37,6 +37,12 @@ struct kmsg_db_alias {
 	const char *file;
 };
 
+/* A loadable module: its name and those it depends on ("a,b", "" none) */
+struct kmsg_db_module {
+	const char *name;
+	const char *depends;
+};
+
 struct kmsg_db_input {
 	const char *release;		/* "" if not given */
 	const char *build_id;		/* "" if none */
@@ -53,6 +59,9 @@ struct kmsg_db_input {
 	size_t ntrans;
 	const struct kmsg_db_alias *aliases;	/* auto ids unique */
 	size_t naliases;
+	/* the modules of a kernel read from its package; names unique */
+	const struct kmsg_db_module *modules;
+	size_t nmodules;
 };
 
 /*

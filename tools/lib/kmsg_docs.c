@@ -761,10 +761,15 @@ int kmsg_docs_sites(struct kmsg_docs *d,
 		    int (*cb)(void *ctx, const struct kmsg_doc_site *site),
 		    void *ctx)
 {
+	/* the newest schema first; an older one lacks the last columns */
 	static const char * const sql[] = {
-		"SELECT id, level, format, file, line, function, prefix FROM messages",
+		"SELECT id, level, format, file, line, function, prefix, cont, "
+		"kind, object, newline FROM messages",
+		"SELECT id, level, format, file, line, function, prefix, cont, "
+		"kind, object, 1 FROM messages",
 		"SELECT id, level, format, file, line, function, "
-		"CASE device WHEN 1 THEN '%s %s: ' END FROM messages",
+		"CASE device WHEN 1 THEN '%s %s: ' END, 0, NULL, object, 1 "
+		"FROM messages",
 	};
 	unsigned long long saved = work_begin(d), max = d->work_max;
 	struct kmsg_doc_site site;
@@ -772,7 +777,7 @@ int kmsg_docs_sites(struct kmsg_docs *d,
 	int rc = SQLITE_ERROR, ret = 0;
 	size_t i;
 
-	for (i = 0; i < 2 && rc != SQLITE_OK; i++)
+	for (i = 0; i < sizeof(sql) / sizeof(sql[0]) && rc != SQLITE_OK; i++)
 		rc = sqlite3_prepare_v2(d->db, sql[i], -1, &st, NULL);
 	if (rc != SQLITE_OK) {
 		sql_err(d, "table messages");
@@ -791,6 +796,10 @@ int kmsg_docs_sites(struct kmsg_docs *d,
 		site.line = sqlite3_column_int(st, 4);
 		site.function = (const char *)sqlite3_column_text(st, 5);
 		site.prefix = (const char *)sqlite3_column_text(st, 6);
+		site.cont = sqlite3_column_int(st, 7) == 1;
+		site.kind = (const char *)sqlite3_column_text(st, 8);
+		site.object = (const char *)sqlite3_column_text(st, 9);
+		site.newline = sqlite3_column_int(st, 10) != 0;
 		if (!site.id || !site.format) {
 			set_err(d, "table messages: a row without id or format");
 			ret = -EIO;
@@ -800,6 +809,10 @@ int kmsg_docs_sites(struct kmsg_docs *d,
 			site.file = "";
 		if (!site.function)
 			site.function = "";
+		if (!site.kind)
+			site.kind = "";
+		if (!site.object)
+			site.object = "";
 		if (site.prefix && !site.prefix[0])
 			site.prefix = NULL;
 		ret = cb(ctx, &site);
@@ -808,6 +821,44 @@ int kmsg_docs_sites(struct kmsg_docs *d,
 	}
 	if (!ret && rc != SQLITE_DONE) {
 		sql_err(d, "table messages");
+		ret = -EIO;
+	}
+	sqlite3_finalize(st);
+	d->work_max = max;
+	work_end(d, saved);
+	return ret < 0 ? ret : 0;
+}
+
+int kmsg_docs_modules(struct kmsg_docs *d,
+		      int (*cb)(void *ctx, const char *name, const char *depends),
+		      void *ctx)
+{
+	unsigned long long saved = work_begin(d), max = d->work_max;
+	sqlite3_stmt *st = NULL;
+	int rc, ret = 0;
+
+	/* a database before schema 5 has no modules: nothing to refuse by */
+	if (sqlite3_prepare_v2(d->db, "SELECT name, depends FROM modules", -1,
+			       &st, NULL) != SQLITE_OK) {
+		work_end(d, saved);
+		return 0;
+	}
+	d->work_max = max * 20;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *deps = (const char *)sqlite3_column_text(st, 1);
+
+		if (!name) {
+			set_err(d, "table modules: a row without a name");
+			ret = -EIO;
+			break;
+		}
+		ret = cb(ctx, name, deps ? deps : "");
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE) {
+		sql_err(d, "table modules");
 		ret = -EIO;
 	}
 	sqlite3_finalize(st);

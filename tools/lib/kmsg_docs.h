@@ -165,6 +165,14 @@ struct kmsg_doc_site {
 	const char *file;
 	int line;
 	const char *function;
+	bool cont;		/* KERN_CONT: continues the line before */
+	/*
+	 * the format ended with a newline (a site of a database before
+	 * schema 5: always set)
+	 */
+	bool newline;
+	const char *kind;	/* "printk", "dev", "dyndbg", ...; "" if not known */
+	const char *object;	/* "vmlinux" or the module; "" if not known */
 };
 
 /*
@@ -177,6 +185,16 @@ struct kmsg_doc_site {
 int kmsg_docs_sites(struct kmsg_docs *docs,
 		    int (*cb)(void *ctx, const struct kmsg_doc_site *site),
 		    void *ctx);
+
+/*
+ * Every loadable module of the build (schema 5's modules table, a stock
+ * kernel's): @cb gets its name and dependencies ("a,b", "" if none) and
+ * returns nonzero to stop.  0 (also for a database without the table),
+ * the error of @cb, or <0 for an error of the database.
+ */
+int kmsg_docs_modules(struct kmsg_docs *docs,
+		      int (*cb)(void *ctx, const char *name, const char *depends),
+		      void *ctx);
 
 /*
  * Read everything from here on in one transaction: one snapshot of the

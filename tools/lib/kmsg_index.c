@@ -368,7 +368,7 @@ static bool read_entry(struct obj *o, size_t idx, uint64_t off,
 	size_t es, flen, plen = 0;
 	unsigned int number;
 	int level = -1, k;
-	bool cont = false;
+	bool cont = false, nl;
 
 	if (!resolve(o, idx, off, &es, &eoff, "pointer"))
 		return false;
@@ -404,12 +404,13 @@ static bool read_entry(struct obj *o, size_t idx, uint64_t off,
 	if (level < 0)
 		level = 4;	/* printk()'s default, as the index shows it */
 	flen = strlen(text);
-	if (flen && text[flen - 1] == '\n')
-		flen--;
+	nl = flen && text[flen - 1] == '\n';
+	flen -= nl;
 
 	KMSG_GROW(out->v, out->cap, out->n);
 	m = &out->v[out->n++];
 	memset(m, 0, sizeof(*m));
+	m->newline = nl;
 	m->modname = kmsg_xstrdup(str[5] ? str[5] : "");
 	m->auto_id = kmsg_xprintf("%s.h%08x", str[5] && str[5][0] ? str[5] :
 				  (strcmp(object, "vmlinux") ? object : "vmlinux"),

@@ -62,6 +62,7 @@ struct kmsg_msg {
 	bool device;		/* has a pre_fmt: dev_*(), kmsg_dev_*() */
 	char *prefix;		/* the pre_fmt ("%s %s: "), NULL if none */
 	bool cont;		/* the format starts with KERN_CONT */
+	bool newline;		/* the format ended with "\n" (removed) */
 	char *path;		/* the ELF file it was read from */
 	/*
 	 * kmsg_sites.c, for a kernel without a printk index: the address

@@ -469,7 +469,7 @@ static void add_site(struct so *o, unsigned int kind, const char *prefix,
 {
 	const char *text = fmt;
 	struct kmsg_msg *m;
-	bool cont = false;
+	bool cont = false, nl;
 	int level = -1;
 	size_t flen;
 
@@ -481,8 +481,8 @@ static void add_site(struct so *o, unsigned int kind, const char *prefix,
 	if (level < 0)
 		level = 4;
 	flen = strlen(text);
-	if (flen && text[flen - 1] == '\n')
-		flen--;
+	nl = flen && text[flen - 1] == '\n';
+	flen -= nl;
 	KMSG_GROW(o->tmp.v, o->tmp.cap, o->tmp.n);
 	m = &o->tmp.v[o->tmp.n++];
 	memset(m, 0, sizeof(*m));
@@ -498,6 +498,7 @@ static void add_site(struct so *o, unsigned int kind, const char *prefix,
 	m->device = prefix != NULL;
 	m->prefix = prefix ? kmsg_xstrdup(prefix) : NULL;
 	m->cont = cont;
+	m->newline = nl;
 	m->object = kmsg_xstrdup(o->object);
 	m->path = kmsg_xstrdup(o->path);
 	m->addr = addr;
@@ -874,23 +875,36 @@ static void rel_section(struct so *o, size_t ti, const struct rel *rels,
 	}
 }
 
+/* The value of @key ("name", "depends") in a module's .modinfo, or NULL */
+static char *modinfo(struct so *o, const char *key)
+{
+	size_t i = find_sec(o, ".modinfo"), n, p = 0, klen = strlen(key);
+	const unsigned char *d;
+
+	if (!i || !(d = sec_data(o, i, &n)))
+		return NULL;
+	while (p < n) {
+		const unsigned char *q = memchr(d + p, '\0', n - p);
+		size_t len = q ? (size_t)(q - (d + p)) : n - p;
+
+		if (q && len > klen && !memcmp(d + p, key, klen) &&
+		    d[p + klen] == '=')
+			return kmsg_xstrndup((const char *)d + p + klen + 1,
+					     len - klen - 1);
+		p += len + 1;
+	}
+	return NULL;
+}
+
 static char *module_name(struct so *o)
 {
 	const char *base = strrchr(o->path, '/');
-	size_t i = find_sec(o, ".modinfo"), n, p = 0;
-	const unsigned char *d;
-	char *name;
+	char *name = modinfo(o, "name");
+	size_t n, p;
 
-	if (i && (d = sec_data(o, i, &n))) {
-		while (p < n) {
-			const unsigned char *q = memchr(d + p, '\0', n - p);
-			size_t len = q ? (size_t)(q - (d + p)) : n - p;
-
-			if (q && len > 5 && !memcmp(d + p, "name=", 5))
-				return kmsg_xstrndup((const char *)d + p + 5, len - 5);
-			p += len + 1;
-		}
-	}
+	if (name && name[0])
+		return name;
+	free(name);
 	/*
 	 * No name= (kernels before 5.3): kbuild's KBUILD_MODNAME of a
 	 * module, its file name without .ko (and a compression suffix),
@@ -903,6 +917,25 @@ static char *module_name(struct so *o)
 		if (name[p] == '-')
 			name[p] = '_';
 	return name;
+}
+
+int kmsg_sites_module(const char *path, const void *image, size_t size,
+		      char **name, char **depends)
+{
+	struct so o = { .path = path, .img = image, .size = size };
+	int ret = -1;
+
+	*name = *depends = NULL;
+	if (read_headers(&o) && !o.err && o.eh.e_type == ET_REL) {
+		*name = module_name(&o);
+		*depends = modinfo(&o, "depends");
+		if (!*depends)
+			*depends = kmsg_xstrdup("");
+		ret = 0;
+	}
+	free(o.secs);
+	free(o.err);
+	return ret;
 }
 
 static bool read_rel(struct so *o)

@@ -98,4 +98,13 @@ int kmsg_sites_read_stats(const char *path, const void *image, size_t size,
 			  const char *system_map_path, struct kmsg_msgs *out,
 			  struct kmsg_sites_stats *stats, char **err);
 
+/*
+ * A module's KBUILD_MODNAME (.modinfo "name=", else its file name) and
+ * the modules it depends on (.modinfo "depends=": names separated by
+ * ',', "" if none), both malloc()ed.  0, or -1 if the image is not a
+ * readable ET_REL object (then both are NULL).
+ */
+int kmsg_sites_module(const char *path, const void *image, size_t size,
+		      char **name, char **depends);
+
 #endif /* KMSG_SITES_H */

@@ -46,10 +46,10 @@ got=$(sqlite3 "$tmp/a.db" "SELECT key || '=' || value FROM build ORDER BY key" 2
 want="banner=$(banner $A)
 build_id=
 release=$A
-schema=4
+schema=5
 source=linux-image-$A-unsigned 6.12.118-1~deb12u1"
 [ "$got" = "$want" ]
-ok $? "build table: release, banner, source, schema 4"
+ok $? "build table: release, banner, source, schema 5"
 
 # the tree of an installed kmsg; the guest's database as kmsg.db
 root=$tmp/root
@@ -279,6 +279,7 @@ KMSG_DB_DIR=$tmp/mine "$root/bin/kmsg" db install "$tmp/b.db" > /dev/null 2>&1
 KMSG_DB_DIR=$tmp/mine "$root/bin/kmsg" dmesg "$tmp/b.log" > /dev/null 2> "$tmp/err"
 check "KMSG_DB_DIR: databases in a directory of one's own" $? 0 \
 	"$tmp/err" "kmsg: using database for $B ($tmp/mine/$B.db)"
+
 # no database anywhere: a kmsg of its own, no share/ beside it; the log
 # shown as it is, whatever it names
 mkdir -p "$tmp/bare/bin"
