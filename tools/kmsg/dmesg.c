@@ -26,15 +26,25 @@
 #include "kmsg_follow.h"
 #include "kmsg_json.h"
 #include "kmsg_match.h"
+#include "kmsg_modrel.h"
 #include "kmsg.h"
 
 /* A call site of the database, by pattern number */
 struct site {
 	char *file, *function, *format;
+	char *object;		/* "vmlinux" or the module; "" if not known */
+	char *prefix;		/* the device prefix, NULL if none */
 	int line, level;
 	char *curated;		/* the identifier documenting it, if any */
 	signed char documented;	/* -1: not looked up yet */
 	bool looked_up;
+	bool cont, newline;
+	bool dyndbg;		/* pr_debug(), dev_dbg(), ...: prints if enabled */
+	/*
+	 * a site beginning a line that KERN_CONT sites continue: those of
+	 * its group, conts[cont_at .. cont_at + ncont) of struct dm
+	 */
+	int cont_at, ncont;
 };
 
 /* An input line of the message being read */
@@ -73,6 +83,11 @@ struct dm {
 	struct kmsg_match *m;	/* NULL: no database, lines shown only */
 	struct site *sites;
 	size_t nsites, cap;
+	/* the KERN_CONT sites of each chain's group, by pattern number */
+	int *conts;
+	size_t nconts;
+	/* which modules may print a driver's device lines; NULL: no table */
+	struct kmsg_modrel *modrel;
 	/* the curated ids of the sites, sorted: the "comp.N" a line may print */
 	char **curated;
 	size_t ncurated, curated_cap;
@@ -148,9 +163,14 @@ static int add_site(void *ctx, const struct kmsg_doc_site *ds)
 	s->file = xstrdup(ds->file);
 	s->function = xstrdup(ds->function);
 	s->format = xstrdup(ds->format);
+	s->object = xstrdup(ds->object);
+	s->prefix = ds->prefix ? xstrdup(ds->prefix) : NULL;
 	s->line = ds->line;
 	s->level = level;
 	s->documented = -1;
+	s->cont = ds->cont;
+	s->newline = ds->newline;
+	s->dyndbg = !strncmp(ds->kind, "dyndbg", 6);
 	d->nsites = pat + 1;
 	if (kmsg_id_is_curated(ds->id)) {
 		if (d->ncurated == d->curated_cap) {
@@ -172,6 +192,155 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int add_module(void *ctx, const char *name, const char *depends)
+{
+	struct dm *d = ctx;
+
+	if (!d->modrel && !(d->modrel = kmsg_modrel_new()))
+		return -ENOMEM;
+	return kmsg_modrel_add(d->modrel, name, depends);
+}
+
+/*
+ * The group of site @i for its chains: its object, and its file where
+ * known (a line's fragments are printed by one file's code: e820's by
+ * e820__print_table() and e820_print_type()), else its function, without
+ * the compiler's suffixes (".cold", ".isra.0")
+ */
+static int cmp_group(const struct dm *d, int a, int b)
+{
+	const struct site *x = &d->sites[a], *y = &d->sites[b];
+	const char *kx = x->file[0] ? x->file : x->function;
+	const char *ky = y->file[0] ? y->file : y->function;
+	size_t lx = x->file[0] ? strlen(kx) : strcspn(kx, ".");
+	size_t ly = y->file[0] ? strlen(ky) : strcspn(ky, ".");
+	int r = strcmp(x->object, y->object);
+
+	if (r)
+		return r;
+	if (!!x->file[0] != !!y->file[0])
+		return x->file[0] ? 1 : -1;
+	r = memcmp(kx, ky, lx < ly ? lx : ly);
+	if (r)
+		return r;
+	return lx < ly ? -1 : lx > ly;
+}
+
+static const struct dm *sort_dm;
+
+static int cmp_group_q(const void *a, const void *b)
+{
+	int r = cmp_group(sort_dm, *(const int *)a, *(const int *)b);
+
+	return r ? r : *(const int *)a - *(const int *)b;
+}
+
+static char *concat(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *p = malloc(la + lb + 1);
+
+	if (!p)
+		oom();
+	memcpy(p, a, la);
+	memcpy(p + la, b, lb + 1);
+	return p;
+}
+
+/* At most so many heads and fragments of a group become whole patterns */
+#define CHAIN_HEADS	8
+#define CHAIN_CONTS	32
+
+/*
+ * The chains: a site that ends without a newline, followed by KERN_CONT
+ * sites of its group, prints one line of them all.  Each head gets the
+ * group's fragments (identify() follows a line through them) and, for
+ * each fragment, a pattern of head and fragment under the head's id: a
+ * line of both is the head's message ("Console: switching " and "to %s
+ * %s %dx%d" against con_init()'s "Console: %s %s %dx%d").  0 or -ENOMEM.
+ */
+static int add_chains(struct dm *d)
+{
+	size_t n = d->nsites, i, j, k, nidx = 0;
+	int *idx = malloc((n + 1) * sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct site *s = &d->sites[i];
+
+		if (s->format[0] && (s->cont || !s->newline))
+			idx[nidx++] = (int)i;
+	}
+	sort_dm = d;
+	qsort(idx, nidx, sizeof(*idx), cmp_group_q);
+	for (i = 0; i < nidx; i = j) {
+		size_t heads = 0, conts = 0, at = d->nconts;
+
+		for (j = i; j < nidx && !cmp_group(d, idx[i], idx[j]); j++)
+			d->sites[idx[j]].cont ? conts++ : heads++;
+		if (!heads || !conts)
+			continue;
+		d->conts = realloc(d->conts, (d->nconts + conts) * sizeof(*d->conts));
+		if (!d->conts)
+			oom();
+		for (k = i; k < j; k++)
+			if (d->sites[idx[k]].cont)
+				d->conts[d->nconts++] = idx[k];
+		for (k = i; k < j; k++) {
+			struct site *h = &d->sites[idx[k]];
+
+			if (h->cont)
+				continue;
+			h->cont_at = (int)at;
+			h->ncont = (int)conts;
+		}
+		if (heads > CHAIN_HEADS || conts > CHAIN_CONTS)
+			continue;
+		for (k = i; k < j; k++) {
+			int hp = idx[k];
+			size_t c;
+
+			if (d->sites[hp].cont)
+				continue;
+			for (c = at; c < d->nconts; c++) {
+				/* add_site() may move d->sites */
+				const struct site *h = &d->sites[hp];
+				const struct site *f = &d->sites[d->conts[c]];
+				char *fmt = concat(h->format, f->format);
+				char *file = xstrdup(h->file), *fn = xstrdup(h->function);
+				char *obj = xstrdup(h->object);
+				char *pre = h->prefix ? xstrdup(h->prefix) : NULL;
+				struct kmsg_doc_site ds = {
+					.id = kmsg_match_id(d->m, hp),
+					.level = h->level, .format = fmt,
+					.prefix = pre, .file = file,
+					.line = h->line, .function = fn,
+					.newline = true, .kind = "", .object = obj,
+				};
+				int ret = add_site(d, &ds);
+
+				/* a line may go on after head and fragment */
+				if (!ret) {
+					d->sites[d->nsites - 1].cont_at = (int)at;
+					d->sites[d->nsites - 1].ncont = (int)conts;
+				}
+				free(fmt);
+				free(file);
+				free(fn);
+				free(obj);
+				free(pre);
+				if (ret) {
+					free(idx);
+					return ret;
+				}
+			}
+		}
+	}
+	free(idx);
+	return 0;
+}
+
 /* The matcher over every site of the database: 0 or -1 with a message */
 static int load_sites(struct dm *d)
 {
@@ -181,6 +350,10 @@ static int load_sites(struct dm *d)
 	if (!d->m)
 		oom();
 	ret = kmsg_docs_sites(d->docs, add_site, d);
+	if (!ret)
+		ret = add_chains(d);
+	if (!ret)
+		ret = kmsg_docs_modules(d->docs, add_module, d);
 	if (ret == -ENOMEM || (!ret && kmsg_match_build(d->m)))
 		oom();
 	if (d->ncurated)
@@ -339,6 +512,151 @@ static const char *match_kind(const struct ident *id)
 	return id->n > 1 ? "ambiguous" : "exact";
 }
 
+/* Budget of kmsg_match_end() calls to follow one line's fragments */
+#define FOLLOW_STEPS	256
+
+/*
+ * Does @t (@n bytes) read as fragments of @head's group, one after the
+ * other, the last to its end?  The space a fragment (or the head) ends
+ * in was dropped from its pattern, as a log may trim it: @space skips it.
+ */
+static bool follow_conts(struct dm *d, const struct site *head, const char *t,
+			 size_t n, bool space, int depth, int *steps)
+{
+	int i;
+
+	while (space && n && *t == ' ') {
+		t++;
+		n--;
+	}
+	if (!n)
+		return depth > 0;
+	if (depth >= 8)
+		return false;
+	for (i = 0; i < head->ncont; i++) {
+		int c = d->conts[head->cont_at + i];
+		const char *f = d->sites[c].format;
+		long e;
+
+		if (--*steps < 0)
+			return false;
+		e = kmsg_match_end(d->m, c, t, n);
+		if (e == (long)n ||
+		    (e > 0 && follow_conts(d, head, t + e, n - e,
+					   f[strlen(f) - 1] == ' ', depth + 1,
+					   steps)))
+			return true;
+	}
+	return false;
+}
+
+/* A line of user space in the kernel log: "name[pid]: " first */
+static bool user_space_shaped(const char *t, size_t n)
+{
+	size_t i = 0, j;
+
+	while (i < n && t[i] != '[' && t[i] != ' ' && t[i] != ':')
+		i++;
+	if (!i || i >= n || t[i] != '[')
+		return false;
+	for (j = i + 1; j < n && t[j] >= '0' && t[j] <= '9'; j++)
+		;
+	return j > i + 1 && j + 2 < n && t[j] == ']' && t[j + 1] == ':' &&
+	       t[j + 2] == ' ';
+}
+
+/* Does the format print "[pid]: " with a conversion: "%s[%d]: " */
+static bool prints_pid(const char *fmt)
+{
+	const char *p = strstr(fmt, "[%");
+
+	return p && p[2] && strchr("diu", p[2]) && p[3] == ']' && p[4] == ':';
+}
+
+/*
+ * What the matcher cannot know of a line, applied to its result:
+ *
+ *  - a device line's driver rules out a site of a module that is neither
+ *    that driver nor related to it by dependencies (kmsg_modrel.h);
+ *  - a match of a line's beginning only is the message only when the
+ *    rest reads as fragments that continue it (pr_cont()), else weak;
+ *  - a format whose first conversion swallowed a tag ("%s initialized"
+ *    of "Bluetooth: HCI socket layer initialized") is weak: the line is
+ *    another subsystem's; so is a module's format whose first conversion
+ *    swallowed words ("%s version %s loaded", mpt3sas's own name, of
+ *    "v4l2loopback driver version 0.12.7 loaded", a module of no
+ *    database);
+ *  - a dynamic debug site identifies a line only where the log tells
+ *    its level: debug output is off unless someone enabled it;
+ *  - a line of log text shaped as user space's ("systemd[1]: ...") is
+ *    user space's, unless the format prints that "[pid]: " itself.
+ */
+static void refine(struct dm *d, const char *text, size_t len, int level,
+		   struct ident *id)
+{
+	static struct kmsg_args args;
+	const struct site *s;
+	struct kmsg_span drv;
+	int i, k = 0, steps = FOLLOW_STEPS;
+
+	if (d->modrel && !id->r.wrapped) {
+		for (i = 0; i < id->n && i < KMSG_MATCH_CAND_MAX; i++) {
+			int pat = id->pats[i];
+
+			if (!id->ids[i] ||
+			    (!kmsg_match_args(d->m, pat, text, len, id->r.partial,
+					      &args, &drv, NULL) &&
+			     drv.len &&
+			     !kmsg_modrel_allows(d->modrel, drv.s, drv.len,
+						 d->sites[pat].object)))
+				continue;
+			id->ids[k] = id->ids[i];
+			id->pats[k++] = pat;
+		}
+		if (id->n <= KMSG_MATCH_CAND_MAX)
+			id->n = k;
+		else
+			id->n -= i - k;
+		if (!k)
+			id->n = 0;
+	}
+	if (!id->n || id->weak || id->n > 1 || id->r.wrapped)
+		return;
+	if (id->r.partial) {
+		const struct site *h = &d->sites[id->pats[0]];
+		long e = h->ncont ? kmsg_match_end(d->m, id->pats[0], text, len) : -1;
+
+		if (e <= 0 || !follow_conts(d, h, text + e, len - e,
+					    h->format[strlen(h->format) - 1] == ' ',
+					    0, &steps))
+			id->weak = true;
+		return;
+	}
+	/*
+	 * a dynamic debug site prints only where someone enabled it: a line
+	 * of unknown level that it fits may be any other message
+	 */
+	if (level < 0 && d->sites[id->pats[0]].dyndbg) {
+		id->weak = true;
+		return;
+	}
+	if (level < 0 && user_space_shaped(text, len) &&
+	    !prints_pid(d->sites[id->pats[0]].format)) {
+		id->n = 0;
+		return;
+	}
+	s = &d->sites[id->pats[0]];
+	if (s->format[0] == '%' && s->format[1] != '%' &&
+	    !kmsg_match_args(d->m, id->pats[0], text, len, false, &args, NULL,
+			     NULL) &&
+	    args.n && (args.v[0].type == KMSG_ARG_STRING ||
+		       args.v[0].type == KMSG_ARG_RENDERED) &&
+	    (memmem(args.v[0].str, args.v[0].str_len, ": ", 2) ||
+	     (!s->prefix && d->modrel && strcmp(s->object, "vmlinux") &&
+	      memchr(args.v[0].str, ' ', args.v[0].str_len))))
+		id->weak = true;
+}
+
 static void identify(struct dm *d, const char *text, size_t len, int level,
 		     struct ident *id)
 {
@@ -364,6 +682,8 @@ static void identify(struct dm *d, const char *text, size_t len, int level,
 		}
 		if (id->r.total > id->r.n)
 			id->n += id->r.total - id->r.n;
+		if (id->n)
+			refine(d, text, len, level, id);
 	}
 	if ((!id->n || id->weak) &&
 	    find_id(d, text, len, id->printed, sizeof(id->printed))) {
@@ -809,11 +1129,18 @@ static void unload_db(struct dm *d)
 		free(d->sites[i].file);
 		free(d->sites[i].function);
 		free(d->sites[i].format);
+		free(d->sites[i].object);
+		free(d->sites[i].prefix);
 		free(d->sites[i].curated);
 	}
 	free(d->sites);
 	d->sites = NULL;
 	d->nsites = d->cap = 0;
+	free(d->conts);
+	d->conts = NULL;
+	d->nconts = 0;
+	kmsg_modrel_free(d->modrel);
+	d->modrel = NULL;
 	for (i = 0; i < d->ncurated; i++)
 		free(d->curated[i]);
 	free(d->curated);

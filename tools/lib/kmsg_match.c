@@ -26,6 +26,7 @@ enum tok_kind {
 	T_UUID,
 	T_PA,		/* %pa */
 	T_RES,		/* %pr %pR: "[...]" */
+	T_TIME,		/* %pt: a date or a time, "2038-01-19", "03:14:07" */
 	T_REST,		/* after an invalid conversion: anything */
 };
 
@@ -273,6 +274,8 @@ static enum tok_kind ptr_kind(const struct kmsg_conv *cv)
 	case 'r':
 	case 'R':
 		return T_RES;
+	case 't':
+		return T_TIME;
 	default:
 		/* %pV, %pd, %pD, %pg, %pOF, %pG, %pC, %pt, %pE, %ph, %pr... */
 		return T_STR;
@@ -388,6 +391,81 @@ static size_t tag_of(const char *fmt, size_t len, unsigned int *n)
 	return i + 1;
 }
 
+/*
+ * Is @fmt a head and, after its first ": ", nothing of its own but
+ * conversions, the head with a conversion or the rest a "%pV":
+ * "ata%u.%02u: %s", "%sEXT4-fs (%s): %pV", "(NULL device *): %pV"?
+ * Whatever the message says is in them: another format's text, or one
+ * the log's kernel printed and this build does not, fits as well.  (A
+ * head of text alone before a "%s" is a tag, tag_of(): "Command line:
+ * %s" may be a message of its own.)
+ */
+static bool head_only(const char *fmt, size_t len)
+{
+	const char *p = memmem(fmt, len, ": ", 2), *end = fmt + len;
+	bool head;
+	bool conv = false, pv = false;
+
+	if (!p)
+		return false;
+	head = memchr(fmt, '%', p - fmt) != NULL;
+	for (p += 2; p < end; p++) {
+		if (*p != '%') {
+			if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			    (*p >= '0' && *p <= '9'))
+				return false;
+			continue;
+		}
+		if (p + 1 < end && p[1] == '%') {
+			p++;
+			continue;
+		}
+		p++;
+		while (p < end && strchr("-+ #0123456789.*hlLzjtq", *p))
+			p++;
+		if (p < end && *p == 'p') {
+			pv |= p + 1 < end && p[1] == 'V';
+			while (p + 1 < end && ((p[1] >= 'a' && p[1] <= 'z') ||
+					       (p[1] >= 'A' && p[1] <= 'Z')))
+				p++;
+		}
+		conv = true;
+	}
+	return conv && (head || pv);
+}
+
+/*
+ * Is @fmt text and one conversion that prints any text ("%s", "%pV"),
+ * first or last: "Freezing %s", "%s found"?  Its text is then part of
+ * many lines: "Freezing %s" fits 6.1's "Freezing user space processes
+ * ... (elapsed 0.004 seconds) done.", a message of another kernel, and
+ * "Found %s" a line of any subsystem.
+ */
+static bool lone_open(const char *fmt, size_t len)
+{
+	size_t i, n = 0, at = 0, end = 0;
+
+	for (i = 0; i < len; i++) {
+		if (fmt[i] != '%')
+			continue;
+		if (i + 1 < len && fmt[i + 1] == '%') {
+			i++;
+			continue;
+		}
+		if (++n > 1)
+			return false;
+		at = i;
+		if (i + 1 < len && fmt[i + 1] == 's')
+			end = i + 2;
+		else if (i + 2 < len && fmt[i + 1] == 'p' && fmt[i + 2] == 'V')
+			end = i + 3;
+		else
+			return false;
+		i = end - 1;
+	}
+	return n == 1 && (at == 0 || end == len);
+}
+
 static uint32_t word_hash(const char *s, size_t len);
 
 int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
@@ -471,9 +549,12 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 		only = false;
 	}
 	p->str_first = fmt_len >= 2 && fmt[0] == '%' && fmt[1] == 's';
+	if (!curated && head_only(fmt, fmt_len))
+		only = true;
 	p->weak = p->evidence < KMSG_MATCH_EVIDENCE ||
 		  p->word < KMSG_MATCH_EVIDENCE_WORD || only ||
-		  (open_ends(fmt, fmt_len) && p->evidence < KMSG_MATCH_EVIDENCE_OPEN);
+		  (open_ends(fmt, fmt_len) && p->evidence < KMSG_MATCH_EVIDENCE_OPEN) ||
+		  (lone_open(fmt, fmt_len) && p->evidence < KMSG_MATCH_EVIDENCE_LONE);
 	return (int)m->n++;
 }
 
@@ -492,6 +573,14 @@ void kmsg_match_set_level(struct kmsg_match *m, int pat, int level)
 	 */
 	if (p->level == 4 && p->str_first)
 		p->level = -1;
+}
+
+void kmsg_match_set_weak(struct kmsg_match *m, int pat)
+{
+	if (pat < 0 || (size_t)pat >= m->n)
+		return;
+	m->ncache = 0;
+	m->pats[pat].weak = true;
 }
 
 /* ---- the index ---------------------------------------------------------- */
@@ -927,6 +1016,11 @@ static bool is_upper_alnum(char c)
 	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+static bool is_time(char c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == ':' || c == 'T';
+}
+
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
@@ -965,6 +1059,13 @@ static bool next(struct run *r, unsigned int k, size_t end)
 	 */
 	if (t->width && end - r->at[k] < t->width &&
 	    !(t->left && end == r->len))
+		return false;
+	/*
+	 * a device prefix's driver name never ends in ':': "Bluetooth:
+	 * hci0: ..." and "ACPI: \_SB_.PR00: ..." are a tag and a name
+	 */
+	if (k == 0 && t->kind == T_WORD && t->pre && end > r->at[k] &&
+	    r->s[end - 1] == ':')
 		return false;
 	if (r->nl_literal && t->kind != T_LIT && end > r->at[k] &&
 	    memchr(r->s + r->at[k], '\n', end - r->at[k]))
@@ -1205,6 +1306,14 @@ static bool match_tok(struct run *r, unsigned int k, size_t pos)
 			return false;
 		n = span(r->s, pos + 2, r->len, is_hex);
 		return n && next(r, k, pos + 2 + n);
+	case T_TIME:
+		/* digits with '-' or ':': never a bare number */
+		n = span(r->s, pos, r->len, is_time);
+		for (i = n; i > 0; i--)
+			if ((memchr(r->s + pos, '-', i) || memchr(r->s + pos, ':', i)) &&
+			    next(r, k, pos + i))
+				return true;
+		return false;
 	case T_RES:
 		if (pos >= r->len || r->s[pos] != '[')
 			return false;
@@ -1291,10 +1400,35 @@ static bool match_pat(struct kmsg_match *m, int pat, const char *s,
 		.at = m->at, .nl_literal = m->flags & KMSG_MATCH_NL_LITERAL,
 	};
 
+	static const char null_dev[] = "(NULL device *): ";
+	const size_t nd = sizeof(null_dev) - 1;
+	unsigned int k = 0;
+
 	/* a partial match must end before the text does */
 	if ((partial && !r.p->ntok) || !m->at || r.p->ntok > m->maxtok)
 		return false;
 	r.memo = memo_for(m, r.p->ntok, r.len, &r.gen);
+	/*
+	 * dev_printk() of no device prints this instead of "%s %s: ", driver
+	 * and device: those conversions match nothing, and the literal after
+	 * them (": ", and any text of the format it was merged with) matches
+	 * from the ": " it ends in
+	 */
+	if (r.p->ntok > 3 && m->toks[r.p->tok].pre && r.len > nd &&
+	    !memcmp(s, null_dev, nd)) {
+		const struct tok *t = &m->toks[r.p->tok];
+
+		if (t[0].kind != T_WORD || t[1].kind != T_LIT || t[2].kind != T_WORD ||
+		    t[3].kind != T_LIT || !t[3].pre || t[3].len < 2 ||
+		    memcmp(r.p->text + t[3].off, ": ", 2))
+			return false;
+		for (k = 0; k < 3; k++) {
+			r.at[k] = 0;
+			if (cap)
+				cap[k] = 0;
+		}
+		return match_from(&r, 3, nd - 2);
+	}
 	return match_from(&r, 0, 0);
 }
 
@@ -1759,6 +1893,32 @@ static void int_arg(struct kmsg_arg *a, const struct tok *t, const char *s,
 		a->s = neg ? (long long)(0 - v) : (long long)v;
 	else
 		a->u = v;
+}
+
+long kmsg_match_end(struct kmsg_match *m, int pat, const char *text,
+		    size_t len)
+{
+	const struct pat *p;
+	size_t *cap;
+	long end = -1;
+
+	if (pat < 0 || (size_t)pat >= m->n)
+		return -1;
+	p = &m->pats[pat];
+	if (!p->ntok)
+		return len ? -1 : 0;
+	m->flags = 0;
+	if (match_pat(m, pat, text, len, false, NULL))
+		return (long)len;
+	if (!may_be_partial(m, p))
+		return -1;
+	cap = calloc(p->ntok + 1, sizeof(*cap));
+	if (!cap)
+		return -1;
+	if (match_pat(m, pat, text, len, true, cap))
+		end = (long)cap[p->ntok - 1];
+	free(cap);
+	return end;
 }
 
 int kmsg_match_args(struct kmsg_match *m, int pat, const char *text,

@@ -23,7 +23,9 @@
  *
  * An invalid conversion ends the pattern, as it ends the kernel's output.
  * A site with a prefix (dev_printk()'s "%s %s: ", driver and device)
- * matches that prefix first, each of its %s a non-space run; a site with a
+ * matches that prefix first, each of its %s a non-space run, the driver
+ * not ending in ':' (or "(NULL device *): ", what dev_printk() of no
+ * device prints instead); a site with a
  * curated identifier "comp.N" matches "comp.N: " next.
  *
  * A line is looked up by its words (runs of [A-Za-z0-9_]): each pattern is
@@ -104,6 +106,14 @@ struct kmsg_match;
 #define KMSG_MATCH_EVIDENCE_WORD	3
 /* the same of a format open at both ends ("%s version %s") */
 #define KMSG_MATCH_EVIDENCE_OPEN	8
+/*
+ * and of text and one conversion printing any text, first or last:
+ * "Freezing %s" fits a line of another kernel ("Freezing user space
+ * processes ... (elapsed 0.004 seconds) done."), "Found %s" one of any
+ * subsystem; "Command line: %s" has enough, and "input: %s as %s" has
+ * its text on both sides of a conversion
+ */
+#define KMSG_MATCH_EVIDENCE_LONE	10
 
 /* kmsg_match_line() flags: no conversion matches a newline of the text */
 #define KMSG_MATCH_NL_LITERAL	1
@@ -128,6 +138,12 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
  * KERN_INFO)): any line's.
  */
 void kmsg_match_set_level(struct kmsg_match *m, int pat, int level);
+
+/*
+ * Site @pat never identifies a line: a line it matches is weak, with its
+ * candidates (a KERN_CONT fragment, which does not begin a line)
+ */
+void kmsg_match_set_weak(struct kmsg_match *m, int pat);
 
 /* Build the index over the patterns added: 0 or -ENOMEM */
 int kmsg_match_build(struct kmsg_match *m);
@@ -200,5 +216,14 @@ struct kmsg_span {
 int kmsg_match_args(struct kmsg_match *m, int pat, const char *text,
 		    size_t len, bool partial, struct kmsg_args *args,
 		    struct kmsg_span *driver, struct kmsg_span *device);
+
+/*
+ * Where pattern @pat's match of @text ends: @len if it matches the whole
+ * text, else the end of a match of its beginning (a pattern ending in
+ * literal text), -1 if it matches neither.  For following a line
+ * continued with pr_cont() fragment by fragment.
+ */
+long kmsg_match_end(struct kmsg_match *m, int pat, const char *text,
+		    size_t len);
 
 #endif /* KMSG_MATCH_H */

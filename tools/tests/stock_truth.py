@@ -12,14 +12,21 @@ subsystem's tag: counted apart as noliteral is, and not judged: the
 truth does not give their ids to kmsg_match, which makes them weak),
 userspace, unknown (truth lines still unknown),
 records (judged), and one "wrong SEQ TRUTH GOT TEXT" line per wrong id.
+A noliteral record given its own site's id (the first fragment of a line
+its KERN_CONT fragments give text to: "  %-8s " then "[mem ...]") is
+not wrong: it is counted in noliteral_right.
 
 With --same-text LOG, JSON is of another boot of the same kernel: a
 record is judged by the truth line of the record of LOG (/dev/kmsg
 format) with the same text, if exactly one has it; others are skipped.
 """
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from hwlog_truth import auto_id  # noqa: E402
 
 CONV = re.compile(r"%[-+ #0]*[0-9*]*(?:\.[0-9*]*)?(?:hh|h|ll|l|L|z|t|j)?"
                   r"(?:p[a-zA-Z]*|[a-zA-Z%])")
@@ -40,6 +47,8 @@ def tag_only(fmt):
 
 
 truth_id = {}
+# the automatic id of a noliteral record's own site
+site_id = {}
 
 
 def read_truth(path):
@@ -58,6 +67,8 @@ def read_truth(path):
                 want = "tagonly"
             truth[int(field[0])] = want
             truth_id[int(field[0])] = field[2]
+            if want == "noliteral" and len(field) > 5:
+                site_id[int(field[0])] = auto_id(field[3], field[5])
     return truth
 
 
@@ -93,6 +104,7 @@ def main():
                            "noliteral", "tagonly", "userspace", "unknown"),
                           0)
     tagright = 0
+    nolitright = 0
     wrongs = []
     seen = set()
     with open(args[1], encoding="utf-8") as f:
@@ -125,7 +137,9 @@ def main():
                 continue
             if want in ("noliteral", "userspace", "unknown"):
                 count[want] += 1
-                if got:
+                if got and want == "noliteral" and got == site_id.get(key):
+                    nolitright += 1
+                elif got:
                     count["wrong"] += 1
                     wrongs.append((seq, want, got, j.get("text", "")))
                 continue
@@ -140,6 +154,7 @@ def main():
     for k, v in count.items():
         print(k, v)
     print("tagonly_right", tagright)
+    print("noliteral_right", nolitright)
     for seq, want, got, text in wrongs:
         print("wrong", seq, want, got, text[:100])
 

@@ -5,13 +5,15 @@
  * arguments parsed back, and the index agreeing with a loop over every
  * pattern. Never a wrong id: each cause of one, with a set of one or two
  * formats (the line's level against the site's, too little literal text
- * of the format's own, lines joined over a %s, a trimmed %-10s).
+ * of the format's own, lines joined over a %s, a trimmed %-10s, a tag
+ * read as a device's driver).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kmsg_match.h"
+#include "kmsg_modrel.h"
 #include "tap.h"
 
 static struct kmsg_match *set_of(const char *const *sites, int n)
@@ -246,7 +248,7 @@ static void levels(void)
 		"kvm.h00000001", NULL, "Using msrs %x and %x",
 		"acpi.h00000002", NULL, "%sACPI: %s: %pV",
 		"e.h00000003", "%s %s: ", "link is up at %d Mbps",
-		"f.h00000004", "%s %s: ", "foo bar %s",
+		"f.h00000004", "%s %s: ", "foo bar quux %s",
 	};
 	struct kmsg_match *m = set_of(sites, 4);
 	struct kmsg_match_result r;
@@ -274,11 +276,11 @@ static void levels(void)
 	   !strcmp(ident_at(m, "e1000e 0000:00:03.0: link is up at 1000 Mbps",
 			    4, &r), ""),
 	   "a dev_info() site: level 6 lines only");
-	ok(!strcmp(ident_at(m, "e1000e 0000:00:03.0: foo bar link down", 3,
+	ok(!strcmp(ident_at(m, "e1000e 0000:00:03.0: foo bar quux link down", 3,
 			    &r), "") &&
-	   !strcmp(ident_at(m, "e1000e 0000:00:03.0: foo bar link down", 4,
+	   !strcmp(ident_at(m, "e1000e 0000:00:03.0: foo bar quux link down", 4,
 			    &r), "f.h00000004"),
-	   "a dev_warn() site of \"foo bar %%s\": the prefix's %%s is not the format's");
+	   "a dev_warn() site of \"foo bar quux %%s\": the prefix's %%s is not the format's");
 	kmsg_match_free(m);
 }
 
@@ -578,9 +580,101 @@ static void backtracking(void)
 	kmsg_match_free(m);
 }
 
+/*
+ * What kmsg dmesg builds on: a device prefix's driver never ends in ':',
+ * a site set weak identifies nothing, and where a match of a line's
+ * beginning ends (to follow its KERN_CONT fragments)
+ */
+static void fragments(void)
+{
+	static const char *const sites[] = {
+		"ngene.h00000001", "%s %s: ", "Found %s firmware",
+		"cont.h00000002", NULL, "usable",
+		"e820.h00000003", NULL, "e820: update [mem %#010Lx-%#010Lx] ",
+		"bt.h00000004", NULL, "Bluetooth: hci%u: Found %s",
+		"tail.h00000006", NULL, "Freezing %s",
+		"libata.h00000005", NULL, "ata%u.%02u: %s",
+	};
+	struct kmsg_match *m = set_of(sites, 6);
+	struct kmsg_match_result r;
+	static struct kmsg_args args;
+	struct kmsg_span drv, dev;
+	const char *t = "e820: update [mem 0x00000000-0x00000fff] usable ==> reserved";
+
+	ok(!strcmp(ident(m, "Bluetooth: hci0: Found device firmware", &r), "bt.h00000004"),
+	   "\"Bluetooth:\" is no driver of a device line: not \"%%s %%s: \" \"Found %%s firmware\"");
+	ok(!strcmp(ident(m, "Bluetooth: hci: Found it firmware", &r), ""),
+	   "nor when the tag's own format does not fit");
+	ok(!strcmp(ident(m, "ngene 0000:01:00.0: Found it firmware", &r), "ngene.h00000001"),
+	   "a device line of a driver still is");
+	ok(!strcmp(ident(m, "(NULL device *): Found it firmware", &r), "ngene.h00000001") &&
+	   !kmsg_match_args(m, 0, "(NULL device *): Found x firmware", 33, false, &args,
+			    &drv, &dev) && !drv.len && !dev.len && args.n == 1 &&
+	   args.v[0].str_len == 1 && args.v[0].str[0] == 'x',
+	   "and one of no device, \"(NULL device *): \" for driver and device");
+	ok(!strcmp(ident(m, "ata2.00: ACPI cmd f5/XXX(SECURITY FREEZE LOCK) filtered out", &r), "~"),
+	   "a head with conversions and nothing of its own after its \": \" (\"ata%%u.%%02u: %%s\"): weak");
+	ok(!strcmp(ident(m, "Freezing user space processes ... (elapsed 0.004 seconds) done.", &r), "~"),
+	   "text and a lone \"%%s\" last, under 10 bytes of text (\"Freezing %%s\"): weak");
+	ok(!strcmp(ident(m, "usable", &r), "cont.h00000002"),
+	   "a fragment identifies its text before it is set weak");
+	kmsg_match_set_weak(m, 1);
+	ok(!strcmp(ident(m, "usable", &r), "~"),
+	   "then only as a candidate");
+	ok(kmsg_match_end(m, 2, t, strlen(t)) == 40,
+	   "kmsg_match_end(): the first fragment of an e820 line ends at its ']' (its space trimmed)");
+	ok(kmsg_match_end(m, 1, t + 41, strlen(t + 41)) == 6,
+	   "the next fragment where the first one ends");
+	ok(kmsg_match_end(m, 1, "usable", 6) == 6 &&
+	   kmsg_match_end(m, 1, "reserved", 8) == -1 &&
+	   kmsg_match_end(m, 0, "x", 1) == -1 && kmsg_match_end(m, 9, "x", 1) == -1,
+	   "the whole text, no match, a pattern ending in a conversion, no pattern");
+	kmsg_match_free(m);
+}
+
+/* Which modules' code may print a device line of a driver */
+static void drivers(void)
+{
+	struct kmsg_modrel *r = kmsg_modrel_new();
+
+	if (!r || kmsg_modrel_add(r, "iwlwifi", "cfg80211") ||
+	    kmsg_modrel_add(r, "iwlmvm", "mac80211,cfg80211,iwlwifi") ||
+	    kmsg_modrel_add(r, "mac80211", "cfg80211,libarc4") ||
+	    kmsg_modrel_add(r, "cfg80211", "rfkill") ||
+	    kmsg_modrel_add(r, "ftdi_sio", "usbserial") ||
+	    kmsg_modrel_add(r, "e1000", "") || kmsg_modrel_add(r, "e1000e", "") ||
+	    kmsg_modrel_add(r, "usb_storage", "usbcore") ||
+	    kmsg_modrel_add(r, "usbcore", "usb_common") ||
+	    kmsg_modrel_add(r, "e1000e", "ftdi_sio"))
+		abort();
+	ok(kmsg_modrel_count(r) == 10, "ten modules added, one name twice");
+	ok(kmsg_modrel_allows(r, "iwlwifi", 7, "iwlwifi") &&
+	   kmsg_modrel_allows(r, "iwlwifi", 7, "cfg80211") &&
+	   kmsg_modrel_allows(r, "iwlwifi", 7, "iwlmvm") &&
+	   kmsg_modrel_allows(r, "iwlwifi", 7, "mac80211"),
+	   "iwlwifi's device: iwlwifi, what it uses, what uses it, and what that uses");
+	ok(!kmsg_modrel_allows(r, "iwlwifi", 7, "ftdi_sio") &&
+	   !kmsg_modrel_allows(r, "e1000e", 6, "e1000") &&
+	   !kmsg_modrel_allows(r, "e1000e", 6, "ftdi_sio"),
+	   "not an unrelated module's, e1000's for an e1000e device, nor the second copy's dependency");
+	ok(kmsg_modrel_allows(r, "usb-storage", 11, "usb_storage") &&
+	   kmsg_modrel_allows(r, "usb-storage", 11, "usbcore") &&
+	   !kmsg_modrel_allows(r, "usb-storage", 11, "e1000"),
+	   "a driver's '-' is a module's '_'");
+	ok(kmsg_modrel_allows(r, "pcieport", 8, "e1000") &&
+	   kmsg_modrel_allows(r, "iwlwifi", 7, "vmlinux") &&
+	   kmsg_modrel_allows(r, "iwlwifi", 7, "") &&
+	   kmsg_modrel_allows(r, "iwlwifi", 3, "e1000"),
+	   "a driver no module has, vmlinux, an unknown object: allowed");
+	kmsg_modrel_free(r);
+	ok(kmsg_modrel_allows(NULL, "iwlwifi", 7, "ftdi_sio"), "no table: allowed");
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
+	fragments();
+	drivers();
 	conversions();
 	choosing();
 	levels();
