@@ -16,7 +16,9 @@
 #   make docs-db   the docs database of this build (build/docs-db/kmsg.db)
 #   make distro-db the database of a stock Debian kernel package, as Debian
 #                  ships it: DISTRO_KERNEL (linux-image-6.12.118+deb12-amd64-
-#                  unsigned; any linux-image-*-unsigned), in build/distro-db/
+#                  unsigned; any linux-image-*-unsigned), in build/distro-db/;
+#                  make distro-db-6.1: Debian 12's 6.1 (DISTRO_KERNEL_61), the
+#                  kernel of the real machines' logs of tools/tests/hwlogs/
 #   make man       a man page per message, and a printable manual
 #   make deps      install the Debian packages all of this needs
 #   make fuzz      the tools' fuzz targets, each for FUZZ_SECONDS (60)
@@ -71,7 +73,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python
 	dpkg-dev binutils bsdutils libarchive-dev libdw-dev zstd lz4 bzip2 systemd
 
 .PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db bench-dmesg \
-	distro-db check deb \
+	distro-db distro-db-6.1 check deb \
 	kmsg-check docs-db man fuzz install uninstall kernel-debug \
 	selftests-debug initramfs-debug host-tests guest-check record-tests \
 	guest-check-debug storm-report stock-boot stock-check clean distclean
@@ -300,6 +302,14 @@ distro-db: deps tools
 	@KMSG_DOC=$(TOOLS)/kmsg-doc tools/distro-db.sh $(DISTRO_KERNEL) $(DISTRO_DB) \
 		$(BUILD)/distro $(if $(wildcard $(KSRC)/Makefile),$(KSRC))
 
+# Debian 12's own kernel, 6.1: the real laptops' and desktops' logs of
+# tools/tests/hwlogs ran one of its builds
+DISTRO_KERNEL_61 ?= linux-image-6.1.0-57-amd64-unsigned
+DISTRO_DB_61 = $(DISTRO_DB)/$(patsubst linux-image-%-unsigned,%,$(DISTRO_KERNEL_61)).db
+distro-db-6.1: deps tools
+	@KMSG_DOC=$(TOOLS)/kmsg-doc tools/distro-db.sh $(DISTRO_KERNEL_61) $(DISTRO_DB) \
+		$(BUILD)/distro
+
 # kmsg dmesg --json at distribution scale, on the host: DB, the database
 # of Debian's stock kernel (make distro-db), LOG, real log text (Debian's
 # kernel booted in the guest, qemu/stock/, and the guest consoles of make
@@ -318,7 +328,7 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/tests/limits.sh tools/tests/tap-trap.sh tools/tests/dwarf.sh \
 	tools/tests/dbselect.sh tools/tests/sites.sh tools/tests/unpack.sh \
 	tools/tests/distro-db.sh tools/tests/docs-session.sh tools/tests/follow.sh \
-	tools/tests/service.sh
+	tools/tests/service.sh tools/tests/hwlogs.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check
@@ -350,9 +360,9 @@ check: host-tests guest-check record-tests guest-check-debug storm-report stock-
 run-tests = KSRC=$(KSRC) KOBJ=$(KOBJ) TOOLS=$(TOOLS) RECORD=$(CHECK)/record \
 	MODROOT=$(MODROOT) KMSGTEST_KO=$(KMSGTEST_KO) DOCS_DB=$(DOCS_DB) \
 	DISTRO_DB=$(DISTRO_DB)/$(DISTRO_RELEASE).db DISTRO_DEB=$(DISTRO_DEB) \
-	qemu/run-tests.sh $(1) $(2)
+	DISTRO_DB_61=$(DISTRO_DB_61) qemu/run-tests.sh $(1) $(2)
 
-host-tests: kernel tools docs-db distro-db
+host-tests: kernel tools docs-db distro-db distro-db-6.1
 	@rm -rf $(CHECK) && mkdir -p $(CHECK)
 	@$(call run-tests,$(CHECK),$(HOST_TESTS))
 
