@@ -360,7 +360,7 @@ check: host-tests guest-check record-tests guest-check-debug storm-report stock-
 run-tests = KSRC=$(KSRC) KOBJ=$(KOBJ) TOOLS=$(TOOLS) RECORD=$(CHECK)/record \
 	MODROOT=$(MODROOT) KMSGTEST_KO=$(KMSGTEST_KO) DOCS_DB=$(DOCS_DB) \
 	DISTRO_DB=$(DISTRO_DB)/$(DISTRO_RELEASE).db DISTRO_DEB=$(DISTRO_DEB) \
-	DISTRO_DB_61=$(DISTRO_DB_61) qemu/run-tests.sh $(1) $(2)
+	DISTRO_DB_61=$(DISTRO_DB_61) DISTRO_CACHE=$(BUILD)/distro qemu/run-tests.sh $(1) $(2)
 
 host-tests: kernel tools docs-db distro-db distro-db-6.1
 	@rm -rf $(CHECK) && mkdir -p $(CHECK)

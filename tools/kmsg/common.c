@@ -107,7 +107,7 @@ void usage_docs(FILE *f)
 	fprintf(f,
 		"Usage: %s explain [--db FILE] ID...\n"
 		"       %s search [--db FILE] WORD...\n"
-		"       %s dmesg [-x] [--json] [--stats] [--db FILE | --release R] [FILE]\n"
+		"       %s dmesg [-x [--srctree DIR]] [--json] [--stats] [--db FILE | --release R] [FILE]\n"
 		"       %s dmesg -w|--follow [--state FILE] [--kmsg-device PATH]\n"
 		"            [--json|--otlp|--journal|--export FILE] [-x] [--db FILE]\n"
 		"       %s manual [--db FILE] DIR\n"
@@ -117,7 +117,9 @@ void usage_docs(FILE *f)
 		"(- for standard input: dmesg, dmesg -T, dmesg -r, journalctl -k\n"
 		"output), each message identified by the format that printed it:\n"
 		"its id and source, with -x also its description and user\n"
-		"response; --json one object per line, --stats the counts only.\n"
+		"response, or for one not documented the lines of its call site in\n"
+		"the kernel's source DIR (--srctree, KMSG_SRCTREE); --json one\n"
+		"object per line, --stats the counts only.\n"
 		"The database is the one installed for the log's kernel release\n"
 		"(its 'Linux version' line; for /dev/kmsg, uname -r; see\n"
 		"'kmsg db list'), else kmsg.db if it is for that release; --release R\n"
@@ -861,6 +863,7 @@ static const struct option long_options[] = {
 	{ "kmsg-device", required_argument, NULL, 'K' },
 	{ "state", required_argument, NULL, 's' },
 	{ "boot-id-file", required_argument, NULL, 'I' },
+	{ "srctree", required_argument, NULL, 'T' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -950,6 +953,11 @@ static int parse_options(int argc, char **argv, struct options *o,
 			if (usage != usage_docs)
 				goto bad_opt;
 			o->kmsg_device = optarg;
+			break;
+		case 'T':
+			if (usage != usage_docs)
+				goto bad_opt;
+			o->srctree = optarg;
 			break;
 		case 's':
 			if (usage != usage_docs)

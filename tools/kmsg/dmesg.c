@@ -892,13 +892,67 @@ static void count(struct dm *d, const struct ident *id, size_t lines)
 		d->s.documented += lines;
 }
 
-/* The identification after a message's first line, with -x its docs */
+/* Lines of source shown before a call site, and bytes of each */
+#define SOURCE_BEFORE	5
+#define SOURCE_WIDTH	160
+
+/*
+ * The lines of @file (relative to @tree, the kernel's source) before and
+ * at @line, the call site: what led to an undocumented message.  The
+ * database is untrusted: an absolute path or one with ".." is not read,
+ * and what the file holds reaches the terminal as printable text only.
+ */
+static void print_source(const char *tree, const char *file, int line)
+{
+	char ring[SOURCE_BEFORE + 1][SOURCE_WIDTH + 1], path[PATH_MAX];
+	int n = 0, i, c, len = 0;
+	FILE *f;
+
+	if (!tree || !*file || *file == '/' || strstr(file, "..") ||
+	    line <= 0 || line > 10000000 ||
+	    snprintf(path, sizeof(path), "%s/%s", tree, file) >= (int)sizeof(path))
+		return;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (n < line && (c = getc(f)) != EOF) {
+		char *r = ring[n % (SOURCE_BEFORE + 1)];
+
+		if (c == '\n') {
+			r[len] = 0;
+			n++;
+			len = 0;
+			continue;
+		}
+		if (len < SOURCE_WIDTH)
+			r[len++] = c == '\t' ? ' ' : (c < ' ' || c >= 0x7f) ? '?' : c;
+	}
+	fclose(f);
+	if (n < line)
+		return;
+	printf("-- source: %s:%d\n", file, line);
+	for (i = line > SOURCE_BEFORE ? line - SOURCE_BEFORE : 0; i < line; i++)
+		printf("-- %c%6d  %s\n", i + 1 == line ? '>' : ' ', i + 1,
+		       ring[i % (SOURCE_BEFORE + 1)]);
+}
+
+/*
+ * The identification after a message's first line, with -x its docs; for
+ * one not documented, its call site's source where the tree is known
+ * (--srctree, KMSG_SRCTREE)
+ */
 static void text_trailer(struct dm *d, const struct ident *id)
 {
+	const char *tree = d->o->srctree ? d->o->srctree : getenv("KMSG_SRCTREE");
+
 	if (d->m)
 		text_ident(d, id);
-	if (d->o->explain && exact(id))
-		print_explain(&d->st, id->printed[0] ? id->printed : id->ids[0]);
+	if (!d->o->explain || !exact(id))
+		return;
+	print_explain(&d->st, id->printed[0] ? id->printed : id->ids[0]);
+	if (!id->printed[0] && tree && *tree && !documented(d, id))
+		print_source(tree, d->sites[id->pats[0]].file,
+			     d->sites[id->pats[0]].line);
 }
 
 /*

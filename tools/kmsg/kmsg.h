@@ -51,6 +51,7 @@ struct options {
 	unsigned long buffer_kb;	/* live --buffer-kb: per CPU, 0: default */
 	bool follow;		/* dmesg --follow: wait for new records */
 	const char *kmsg_device;	/* dmesg: instead of /dev/kmsg */
+	const char *srctree;	/* dmesg -x: the kernel's source, for sites */
 	const char *state;	/* dmesg --follow --state FILE */
 	const char *boot_id_file;	/* instead of .../random/boot_id */
 };

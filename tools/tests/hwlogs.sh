@@ -15,7 +15,9 @@
 # of an id the database has must have the truth among its candidates.  Then the same rules on copies of a log
 # turned wrong (a line given another driver, a user-space line, a tag
 # before a leading conversion), which a matcher without them identifies
-# wrongly.  TAP output.  TOOLS, DISTRO_DB_61 as for distro-db.sh.
+# wrongly; and -x shows an undocumented message's call site from the
+# source of the database's version that distro-db.sh unpacked into
+# DISTRO_CACHE.  TAP output.  TOOLS, DISTRO_DB_61 as for distro-db.sh.
 set -u
 here=$(dirname "$(realpath "$0")")
 tmp=$(mktemp -d)
@@ -115,4 +117,26 @@ diag "$tmp/g"
 [ "$(awk '$2 == "exact"' "$tmp/g" | wc -l)" = 2 ] &&
 	grep -q '^2 exact vt\.[^ ]* Console: switching to ' "$tmp/g"
 ok $? "a line of fragments is the first fragment's message: e820's update through its fragments, and vt's \"Console: switching \" continued, not con_init()'s \"Console: %s %s %dx%d\""
+
+# --- an undocumented message's source, with -x ----------------------------
+# the source distro-db.sh unpacked into DISTRO_CACHE: of the version the
+# database was built from ("linux-image-... 6.1.192-3")
+version=$(sqlite3 "$db" "SELECT value FROM build WHERE key = 'source'" | cut -d ' ' -f 2)
+src=${DISTRO_CACHE:-$here/../../build/distro}/linux-source-$version
+[ -f "$src/Makefile" ] || bail "no $src: the source tree make distro-db-6.1 unpacks"
+echo "[    0.500000] Command line: BOOT_IMAGE=/vmlinuz ro quiet" > "$tmp/src.dmesg"
+"$tools/kmsg" dmesg -x --db "$db" --srctree "$src" "$tmp/src.dmesg" > "$tmp/src.out" 2> "$tmp/err"
+diag "$tmp/src.out"
+where=$(sed -n 's/^-- source: \(.*\)$/\1/p' "$tmp/src.out")
+[ -n "$where" ] && [ "$(grep -c '^-- [ >] *[0-9]*  ' "$tmp/src.out")" = 5 ] &&
+	grep -q "^-- >  *${where#*:}  .*printk(KERN_INFO \"Command line: %s" "$tmp/src.out" &&
+	[ "$(sed -n "${where#*:}p" "$src/${where%:*}" | tr '\t' ' ')" = "$(sed -n 's/^-- >  *[0-9]*  //p' "$tmp/src.out")" ]
+ok $? "-x --srctree: an undocumented message's call site and the four lines before it, from the source ($where)"
+# a database naming a file outside the tree: nothing read
+cp "$db" "$tmp/evil.db"
+sqlite3 "$tmp/evil.db" "UPDATE messages SET file = '../../../../../../etc/passwd' WHERE format = 'Command line: %s'" &&
+	KMSG_SRCTREE=$src "$tools/kmsg" dmesg -x --db "$tmp/evil.db" "$tmp/src.dmesg" > "$tmp/src.out" 2> "$tmp/err" &&
+	! grep -q "^-- source\|root:" "$tmp/src.out"
+ok $? "-x: a database's file name with '..' is not read"
+rm -f "$tmp/evil.db"
 tap_end
