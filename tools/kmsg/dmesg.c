@@ -32,8 +32,9 @@
 /* A call site of the database, by pattern number */
 struct site {
 	char *file, *function, *format;
-	char *object;		/* "vmlinux" or the module; "" if not known */
-	char *prefix;		/* the device prefix, NULL if none */
+	/* interned (intern()): shared by the sites of an object */
+	const char *object;	/* "vmlinux" or the module; "" if not known */
+	const char *prefix;	/* the device prefix, NULL if none */
 	int line, level;
 	char *curated;		/* the identifier documenting it, if any */
 	signed char documented;	/* -1: not looked up yet */
@@ -83,6 +84,9 @@ struct dm {
 	struct kmsg_match *m;	/* NULL: no database, lines shown only */
 	struct site *sites;
 	size_t nsites, cap;
+	/* the strings many sites share: objects, prefixes (intern()) */
+	char **interned;
+	size_t ninterned, intern_cap;
 	/* the KERN_CONT sites of each chain's group, by pattern number */
 	int *conts;
 	size_t nconts;
@@ -131,6 +135,50 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 0x811c9dc5;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x01000193;
+	return h;
+}
+
+/*
+ * @s, kept once: the object and prefix of 10^5 sites are a few thousand
+ * strings (open addressing, at most half full)
+ */
+static const char *intern(struct dm *d, const char *s)
+{
+	size_t i;
+
+	if (2 * (d->ninterned + 1) > d->intern_cap) {
+		size_t ncap = d->intern_cap ? d->intern_cap * 2 : 8192;
+		char **v = calloc(ncap, sizeof(*v));
+
+		if (!v)
+			oom();
+		for (i = 0; i < d->intern_cap; i++) {
+			size_t k = str_hash(d->interned[i] ? d->interned[i] : "") % ncap;
+
+			if (!d->interned[i])
+				continue;
+			while (v[k])
+				k = (k + 1) % ncap;
+			v[k] = d->interned[i];
+		}
+		free(d->interned);
+		d->interned = v;
+		d->intern_cap = ncap;
+	}
+	for (i = str_hash(s) % d->intern_cap; d->interned[i];
+	     i = (i + 1) % d->intern_cap)
+		if (!strcmp(d->interned[i], s))
+			return d->interned[i];
+	d->ninterned++;
+	return d->interned[i] = xstrdup(s);
+}
+
 static int add_site(void *ctx, const struct kmsg_doc_site *ds)
 {
 	struct dm *d = ctx;
@@ -163,8 +211,8 @@ static int add_site(void *ctx, const struct kmsg_doc_site *ds)
 	s->file = xstrdup(ds->file);
 	s->function = xstrdup(ds->function);
 	s->format = xstrdup(ds->format);
-	s->object = xstrdup(ds->object);
-	s->prefix = ds->prefix ? xstrdup(ds->prefix) : NULL;
+	s->object = intern(d, ds->object);
+	s->prefix = ds->prefix ? intern(d, ds->prefix) : NULL;
 	s->line = ds->line;
 	s->level = level;
 	s->documented = -1;
@@ -261,18 +309,38 @@ static char *concat(const char *a, const char *b)
  */
 static int add_chains(struct dm *d)
 {
-	size_t n = d->nsites, i, j, k, nidx = 0;
+	size_t n = d->nsites, i, j, k, nidx = 0, nconts;
 	int *idx = malloc((n + 1) * sizeof(*idx));
 
 	if (!idx)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		const struct site *s = &d->sites[i];
-
-		if (s->format[0] && (s->cont || !s->newline))
-			idx[nidx++] = (int)i;
-	}
 	sort_dm = d;
+	/* the fragments, by group; then the heads of their groups only */
+	for (i = 0; i < n; i++)
+		if (d->sites[i].format[0] && d->sites[i].cont)
+			idx[nidx++] = (int)i;
+	qsort(idx, nidx, sizeof(*idx), cmp_group_q);
+	nconts = nidx;
+	for (i = 0; i < n && nconts; i++) {
+		const struct site *s = &d->sites[i];
+		size_t lo = 0, hi = nconts;
+
+		if (!s->format[0] || s->cont || s->newline)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int r = cmp_group(d, (int)i, idx[mid]);
+
+			if (!r) {
+				idx[nidx++] = (int)i;
+				break;
+			}
+			if (r < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+	}
 	qsort(idx, nidx, sizeof(*idx), cmp_group_q);
 	for (i = 0; i < nidx; i = j) {
 		size_t heads = 0, conts = 0, at = d->nconts;
@@ -304,19 +372,20 @@ static int add_chains(struct dm *d)
 			if (d->sites[hp].cont)
 				continue;
 			for (c = at; c < d->nconts; c++) {
-				/* add_site() may move d->sites */
+				/*
+				 * add_site() may move d->sites, not the
+				 * strings of a site
+				 */
 				const struct site *h = &d->sites[hp];
 				const struct site *f = &d->sites[d->conts[c]];
 				char *fmt = concat(h->format, f->format);
-				char *file = xstrdup(h->file), *fn = xstrdup(h->function);
-				char *obj = xstrdup(h->object);
-				char *pre = h->prefix ? xstrdup(h->prefix) : NULL;
 				struct kmsg_doc_site ds = {
 					.id = kmsg_match_id(d->m, hp),
 					.level = h->level, .format = fmt,
-					.prefix = pre, .file = file,
-					.line = h->line, .function = fn,
-					.newline = true, .kind = "", .object = obj,
+					.prefix = h->prefix, .file = h->file,
+					.line = h->line, .function = h->function,
+					.newline = true, .kind = "",
+					.object = h->object,
 				};
 				int ret = add_site(d, &ds);
 
@@ -326,10 +395,6 @@ static int add_chains(struct dm *d)
 					d->sites[d->nsites - 1].ncont = (int)conts;
 				}
 				free(fmt);
-				free(file);
-				free(fn);
-				free(obj);
-				free(pre);
 				if (ret) {
 					free(idx);
 					return ret;
@@ -1183,13 +1248,16 @@ static void unload_db(struct dm *d)
 		free(d->sites[i].file);
 		free(d->sites[i].function);
 		free(d->sites[i].format);
-		free(d->sites[i].object);
-		free(d->sites[i].prefix);
 		free(d->sites[i].curated);
 	}
 	free(d->sites);
 	d->sites = NULL;
 	d->nsites = d->cap = 0;
+	for (i = 0; i < d->intern_cap; i++)
+		free(d->interned[i]);
+	free(d->interned);
+	d->interned = NULL;
+	d->ninterned = d->intern_cap = 0;
 	free(d->conts);
 	d->conts = NULL;
 	d->nconts = 0;
