@@ -384,7 +384,8 @@ static int add_chains(struct dm *d)
 					.level = h->level, .format = fmt,
 					.prefix = h->prefix, .file = h->file,
 					.line = h->line, .function = h->function,
-					.newline = true, .kind = "",
+					.newline = true,
+					.kind = h->dyndbg ? "dyndbg" : "",
 					.object = h->object,
 				};
 				int ret = add_site(d, &ds);
@@ -577,8 +578,29 @@ static const char *match_kind(const struct ident *id)
 	return id->n > 1 ? "ambiguous" : "exact";
 }
 
-/* Budget of kmsg_match_end() calls to follow one line's fragments */
-#define FOLLOW_STEPS	256
+/*
+ * Budget of kmsg_match_end() calls to follow one line's fragments, and
+ * fragments at most: "pcpu-alloc: [0] 000 001 ..." has one per CPU
+ */
+#define FOLLOW_STEPS	2048
+#define FOLLOW_DEPTH	512
+
+/* Has @fmt a conversion that prints any text: "%s", "%*s", "%pV"? */
+static bool prints_any(const char *fmt)
+{
+	for (; *fmt; fmt++) {
+		if (*fmt != '%')
+			continue;
+		fmt++;
+		while (*fmt && strchr("-+ #0123456789.*hlLzjt", *fmt))
+			fmt++;
+		if (*fmt == 's' || *fmt == 'p')
+			return true;
+		if (!*fmt)
+			break;
+	}
+	return false;
+}
 
 /*
  * Does @t (@n bytes) read as fragments of @head's group, one after the
@@ -588,6 +610,8 @@ static const char *match_kind(const struct ident *id)
 static bool follow_conts(struct dm *d, const struct site *head, const char *t,
 			 size_t n, bool space, int depth, int *steps)
 {
+	const char *q;
+	bool sp;
 	int i;
 
 	while (space && n && *t == ' ') {
@@ -596,7 +620,7 @@ static bool follow_conts(struct dm *d, const struct site *head, const char *t,
 	}
 	if (!n)
 		return depth > 0;
-	if (depth >= 8)
+	if (depth >= FOLLOW_DEPTH)
 		return false;
 	for (i = 0; i < head->ncont; i++) {
 		int c = d->conts[head->cont_at + i];
@@ -605,10 +629,20 @@ static bool follow_conts(struct dm *d, const struct site *head, const char *t,
 
 		if (--*steps < 0)
 			return false;
+		/* a fragment of no text of its own ("%s") fits any rest */
+		if (!kmsg_match_evidence(d->m, c) && prints_any(f))
+			continue;
+		sp = f[strlen(f) - 1] == ' ';
 		e = kmsg_match_end(d->m, c, t, n);
+		/*
+		 * one ending in a space it lost, after a conversion ("%0*d "),
+		 * matches no beginning: the text up to the next space
+		 */
+		if (e < 0 && sp && (q = memchr(t, ' ', n)) &&
+		    kmsg_match_end(d->m, c, t, q - t) == q - t)
+			e = q - t;
 		if (e == (long)n ||
-		    (e > 0 && follow_conts(d, head, t + e, n - e,
-					   f[strlen(f) - 1] == ' ', depth + 1,
+		    (e > 0 && follow_conts(d, head, t + e, n - e, sp, depth + 1,
 					   steps)))
 			return true;
 	}
@@ -662,28 +696,28 @@ static void refine(struct dm *d, const char *text, size_t len, int level,
 	static struct kmsg_args args;
 	const struct site *s;
 	struct kmsg_span drv;
-	int i, k = 0, steps = FOLLOW_STEPS;
+	int i, k = 0, stored = 0, steps = FOLLOW_STEPS;
 
 	if (d->modrel && !id->r.wrapped) {
-		for (i = 0; i < id->n && i < KMSG_MATCH_CAND_MAX; i++) {
+		/* ids[] lists some of the id->n that tied: the others count */
+		while (stored < KMSG_MATCH_CAND_MAX && id->ids[stored])
+			stored++;
+		for (i = 0; i < stored; i++) {
 			int pat = id->pats[i];
 
-			if (!id->ids[i] ||
-			    (!kmsg_match_args(d->m, pat, text, len, id->r.partial,
-					      &args, &drv, NULL) &&
-			     drv.len &&
-			     !kmsg_modrel_allows(d->modrel, drv.s, drv.len,
-						 d->sites[pat].object)))
+			if (!kmsg_match_args(d->m, pat, text, len, id->r.partial,
+					     &args, &drv, NULL) &&
+			    drv.len &&
+			    !kmsg_modrel_allows(d->modrel, drv.s, drv.len,
+						d->sites[pat].object))
 				continue;
 			id->ids[k] = id->ids[i];
 			id->pats[k++] = pat;
 		}
-		if (id->n <= KMSG_MATCH_CAND_MAX)
-			id->n = k;
-		else
-			id->n -= i - k;
-		if (!k)
-			id->n = 0;
+		for (i = k; i < stored; i++)
+			id->ids[i] = NULL;
+		/* none left of those listed: none to name, whatever else tied */
+		id->n = k ? k + (id->n - stored) : 0;
 	}
 	if (!id->n || id->weak || id->n > 1 || id->r.wrapped)
 		return;
@@ -957,7 +991,7 @@ static void count(struct dm *d, const struct ident *id, size_t lines)
 		d->s.documented += lines;
 }
 
-/* Lines of source shown before a call site, and bytes of each */
+/* Lines of source shown, the call site's last, and bytes of each */
 #define SOURCE_BEFORE	5
 #define SOURCE_WIDTH	160
 

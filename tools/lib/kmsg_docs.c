@@ -767,6 +767,8 @@ int kmsg_docs_sites(struct kmsg_docs *d,
 		"kind, object, newline FROM messages",
 		"SELECT id, level, format, file, line, function, prefix, cont, "
 		"kind, object, 1 FROM messages",
+		"SELECT id, level, format, file, line, function, prefix, cont, "
+		"NULL, object, 1 FROM messages",
 		"SELECT id, level, format, file, line, function, "
 		"CASE device WHEN 1 THEN '%s %s: ' END, 0, NULL, object, 1 "
 		"FROM messages",

@@ -277,7 +277,7 @@ static enum tok_kind ptr_kind(const struct kmsg_conv *cv)
 	case 't':
 		return T_TIME;
 	default:
-		/* %pV, %pd, %pD, %pg, %pOF, %pG, %pC, %pt, %pE, %ph, %pr... */
+		/* %pV, %pd, %pD, %pg, %pOF, %pG, %pC, %pE, %ph... */
 		return T_STR;
 	}
 }
@@ -420,7 +420,8 @@ static bool head_only(const char *fmt, size_t len)
 			p++;
 			continue;
 		}
-		p++;
+		if (++p == end)
+			break;
 		while (p < end && strchr("-+ #0123456789.*hlLzjtq", *p))
 			p++;
 		if (p < end && *p == 'p') {
@@ -575,12 +576,9 @@ void kmsg_match_set_level(struct kmsg_match *m, int pat, int level)
 		p->level = -1;
 }
 
-void kmsg_match_set_weak(struct kmsg_match *m, int pat)
+unsigned int kmsg_match_evidence(const struct kmsg_match *m, int pat)
 {
-	if (pat < 0 || (size_t)pat >= m->n)
-		return;
-	m->ncache = 0;
-	m->pats[pat].weak = true;
+	return pat < 0 || (size_t)pat >= m->n ? 0 : m->pats[pat].evidence;
 }
 
 /* ---- the index ---------------------------------------------------------- */
@@ -1309,11 +1307,9 @@ static bool match_tok(struct run *r, unsigned int k, size_t pos)
 	case T_TIME:
 		/* digits with '-' or ':': never a bare number */
 		n = span(r->s, pos, r->len, is_time);
-		for (i = n; i > 0; i--)
-			if ((memchr(r->s + pos, '-', i) || memchr(r->s + pos, ':', i)) &&
-			    next(r, k, pos + i))
-				return true;
-		return false;
+		for (i = 0; i < n && r->s[pos + i] != '-' && r->s[pos + i] != ':'; i++)
+			;
+		return i < n && try_down(r, k, pos + i + 1, pos + n);
 	case T_RES:
 		if (pos >= r->len || r->s[pos] != '[')
 			return false;

@@ -140,10 +140,11 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 void kmsg_match_set_level(struct kmsg_match *m, int pat, int level);
 
 /*
- * Site @pat never identifies a line: a line it matches is weak, with its
- * candidates (a KERN_CONT fragment, which does not begin a line)
+ * The non-space literal bytes of site @pat's own text (its format and a
+ * curated id it prints, not a device prefix): 0 for "%s", "%d"; 0 for no
+ * such site
  */
-void kmsg_match_set_weak(struct kmsg_match *m, int pat);
+unsigned int kmsg_match_evidence(const struct kmsg_match *m, int pat);
 
 /* Build the index over the patterns added: 0 or -ENOMEM */
 int kmsg_match_build(struct kmsg_match *m);

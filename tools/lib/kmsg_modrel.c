@@ -115,10 +115,11 @@ static int find(const struct kmsg_modrel *r, const char *name, size_t len)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(r->v[mid].name, name, len);
+		size_t nl = strlen(r->v[mid].name);
+		int c = memcmp(r->v[mid].name, name, nl < len ? nl : len);
 
-		if (!c && r->v[mid].name[len])
-			c = 1;
+		if (!c)
+			c = (nl > len) - (nl < len);
 		if (c < 0)
 			lo = mid + 1;
 		else if (c > 0)
@@ -163,6 +164,7 @@ static int build(struct kmsg_modrel *r)
 		if (k && !strcmp(r->v[k - 1].name, r->v[i].name)) {
 			free(r->v[i].name);
 			free(r->v[i].depends);
+			free(r->v[i].deps);
 			continue;
 		}
 		r->v[k] = r->v[i];
@@ -296,7 +298,8 @@ bool kmsg_modrel_allows(struct kmsg_modrel *r, const char *driver,
 	size_t i;
 	int d, o;
 
-	if (!r || !r->n || !len || len >= sizeof(name) || !object)
+	if (!r || !r->n || !len || len >= sizeof(name) || !object ||
+	    memchr(driver, '\0', len))
 		return true;
 	if (!r->built && build(r))
 		return true;
