@@ -165,11 +165,11 @@ ok $? "kmsg dmesg -x on dmesg text: explained, an id the database lacks not take
 # sites (as build-db writes every site of a build), each input form
 fix=$tmp/sites.db
 cp "$db" "$fix" && sqlite3 -bail "$fix" "
-INSERT INTO messages VALUES ('smp.h00000001','',0,6,'smpfix: Brought up %d node, %d CPU','kernel/smp.c',1,'smp_init','vmlinux',0,NULL,0,NULL);
-INSERT INTO messages VALUES ('e1000e.h00000002','',0,3,'link is up at %d Mbps','e1000e.c',2,'link_up','e1000e',1,'%s %s: ',0,NULL);
-INSERT INTO messages VALUES ('a.h00000003','',0,6,'value %d','a.c',3,'fa','vmlinux',0,NULL,0,NULL);
-INSERT INTO messages VALUES ('b.h00000004','',0,6,'value %u','b.c',4,'fb','vmlinux',0,NULL,0,NULL);
-INSERT INTO messages VALUES ('oom_kill.h00000005','',0,3,'Out of memory: Killed process %d (%s)','mm/oom_kill.c',5,'oom_kill_process','vmlinux',0,NULL,0,NULL);
+INSERT INTO messages VALUES ('smp.h00000001','',0,6,'smpfix: Brought up %d node, %d CPU','kernel/smp.c',1,'smp_init','vmlinux',0,NULL,0,NULL,1);
+INSERT INTO messages VALUES ('e1000e.h00000002','',0,3,'link is up at %d Mbps','e1000e.c',2,'link_up','e1000e',1,'%s %s: ',0,NULL,1);
+INSERT INTO messages VALUES ('a.h00000003','',0,6,'value %d','a.c',3,'fa','vmlinux',0,NULL,0,NULL,1);
+INSERT INTO messages VALUES ('b.h00000004','',0,6,'value %u','b.c',4,'fb','vmlinux',0,NULL,0,NULL,1);
+INSERT INTO messages VALUES ('oom_kill.h00000005','',0,3,'Out of memory: Killed process %d (%s)','mm/oom_kill.c',5,'oom_kill_process','vmlinux',0,NULL,0,NULL,1);
 INSERT INTO aliases VALUES ('kmsgtest.2','oom_kill.h00000005','oom_kill',NULL,1,'x',1);
 " || echo "# the fixture database: sqlite3 failed"
 
@@ -219,12 +219,12 @@ ok $rc "kmsg dmesg: an ambiguous message's candidates listed, as in --json"
 few=$tmp/few.db
 cp "$db" "$few" && sqlite3 -bail "$few" "
 DELETE FROM messages; DELETE FROM aliases;
-INSERT INTO messages VALUES ('swapfile.h27748666','',0,3,'%s: %s%08lx','mm/swapfile.c',1,'f1','vmlinux',0,NULL,0,NULL);
-INSERT INTO messages VALUES ('vmstat.hd06c8b2c','',0,4,'%s: %s %ld','mm/vmstat.c',2,'f2','vmlinux',0,NULL,0,NULL);
-INSERT INTO messages VALUES ('clocksource.h58743ee5','',0,6,'clocksource: Switched to clocksource %s','kernel/time/clocksource.c',3,'f3','vmlinux',0,NULL,0,NULL);
+INSERT INTO messages VALUES ('swapfile.h27748666','',0,3,'%s: %s%08lx','mm/swapfile.c',1,'f1','vmlinux',0,NULL,0,NULL,1);
+INSERT INTO messages VALUES ('vmstat.hd06c8b2c','',0,4,'%s: %s %ld','mm/vmstat.c',2,'f2','vmlinux',0,NULL,0,NULL,1);
+INSERT INTO messages VALUES ('clocksource.h58743ee5','',0,6,'clocksource: Switched to clocksource %s','kernel/time/clocksource.c',3,'f3','vmlinux',0,NULL,0,NULL,1);
 INSERT INTO messages VALUES ('t.h00000004','',0,6,'first line %d
-second line %s','t.c',4,'f4','vmlinux',0,NULL,0,NULL);
-INSERT INTO messages VALUES ('kvm.h00000005','',0,3,'Using msrs %x and %x','kvm.c',5,'f5','vmlinux',0,NULL,0,NULL);
+second line %s','t.c',4,'f4','vmlinux',0,NULL,0,NULL,1);
+INSERT INTO messages VALUES ('kvm.h00000005','',0,3,'Using msrs %x and %x','kvm.c',5,'f5','vmlinux',0,NULL,0,NULL,1);
 " || echo "# the fixture database: sqlite3 failed"
 printf '%s\n' '<6>[    1.000000] kvm-clock: Using msrs 4b564d01 and 4b564d00' \
 	'[    1.100000] NetLabel:  domain hash size = 128' \
@@ -271,9 +271,9 @@ ok $rc "kmsg dmesg --stats --json: the weak lines counted apart"
 # another level joined, or a site whose level the index does not know
 more=$tmp/more.db
 cp "$few" "$more" && sqlite3 -bail "$more" "
-INSERT INTO messages VALUES ('kmsgfix.5','kmsgfix',5,6,'widget %d ready','w.c',1,'w1','vmlinux',0,NULL,0,NULL);
-INSERT INTO messages VALUES ('aer.h00000006','',0,4,'  device [%04x:%04x] error status/mask=%08x/%08x','aer.c',2,'a2','vmlinux',1,'%s %s: ',0,NULL);
-INSERT INTO messages VALUES ('q.h00000007','',0,4,'qux bar from %s','q.c',3,'q3','vmlinux',0,NULL,0,NULL);
+INSERT INTO messages VALUES ('kmsgfix.5','kmsgfix',5,6,'widget %d ready','w.c',1,'w1','vmlinux',0,NULL,0,NULL,1);
+INSERT INTO messages VALUES ('aer.h00000006','',0,4,'  device [%04x:%04x] error status/mask=%08x/%08x','aer.c',2,'a2','vmlinux',1,'%s %s: ',0,NULL,1);
+INSERT INTO messages VALUES ('q.h00000007','',0,4,'qux bar from %s','q.c',3,'q3','vmlinux',0,NULL,0,NULL,1);
 " || echo "# the fixture database: sqlite3 failed"
 printf '%s\n' '<6>[    2.000000] ata1.00: ATA-10: QEMU HARDDISK' \
 	'<6>[    2.100000] IPv6: ADDRCONF(NETDEV_CHANGE): eth0.100: link becomes ready' \

@@ -494,7 +494,7 @@ fxplain.h5b22be0a|fxplain|0|4| more|15|NULL|1|0
 fxplain.h7b8dceba|fxplain|0|6|device ready after %lu ms|16|'%s %s: '|0|1
 fxplain.h82f157ac|fxplain|0|4|fxplain: link %d is down|18|NULL|0|0
 5
-4
+5
 messages_format
 messages_id"
 [ "$got" = "$expect" ] || status=1
