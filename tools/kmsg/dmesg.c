@@ -24,6 +24,7 @@
 #include "kmsg_dmesg.h"
 #include "kmsg_docs.h"
 #include "kmsg_follow.h"
+#include "kmsg_hash.h"
 #include "kmsg_json.h"
 #include "kmsg_match.h"
 #include "kmsg_modrel.h"
@@ -135,15 +136,6 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-static uint32_t str_hash(const char *s)
-{
-	uint32_t h = 0x811c9dc5;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x01000193;
-	return h;
-}
-
 /*
  * @s, kept once: the object and prefix of 10^5 sites are a few thousand
  * strings (open addressing, at most half full)
@@ -159,10 +151,12 @@ static const char *intern(struct dm *d, const char *s)
 		if (!v)
 			oom();
 		for (i = 0; i < d->intern_cap; i++) {
-			size_t k = str_hash(d->interned[i] ? d->interned[i] : "") % ncap;
+			const char *o = d->interned[i];
+			size_t k;
 
-			if (!d->interned[i])
+			if (!o)
 				continue;
+			k = kmsg_fmt_hash(o, strlen(o)) % ncap;
 			while (v[k])
 				k = (k + 1) % ncap;
 			v[k] = d->interned[i];
@@ -171,7 +165,7 @@ static const char *intern(struct dm *d, const char *s)
 		d->interned = v;
 		d->intern_cap = ncap;
 	}
-	for (i = str_hash(s) % d->intern_cap; d->interned[i];
+	for (i = kmsg_fmt_hash(s, strlen(s)) % d->intern_cap; d->interned[i];
 	     i = (i + 1) % d->intern_cap)
 		if (!strcmp(d->interned[i], s))
 			return d->interned[i];
