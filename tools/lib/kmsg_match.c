@@ -391,6 +391,28 @@ static size_t tag_of(const char *fmt, size_t len, unsigned int *n)
 	return i + 1;
 }
 
+/* The non-space bytes of @fmt's @len that are not in a conversion */
+static size_t own_bytes(const char *fmt, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (fmt[i] == '%' && i + 1 < len && fmt[i + 1] != '%') {
+			for (i++; i < len && strchr("-+ #0123456789.*hlLzjtq", fmt[i]); i++)
+				;
+			if (i < len && fmt[i] == 'p')
+				while (i + 1 < len && ((fmt[i + 1] >= 'a' && fmt[i + 1] <= 'z') ||
+						       (fmt[i + 1] >= 'A' && fmt[i + 1] <= 'Z')))
+					i++;
+			continue;
+		}
+		if (fmt[i] == '%')
+			i++;
+		n += fmt[i] != ' ' && fmt[i] != '\n' && fmt[i] != '\t';
+	}
+	return n;
+}
+
 /*
  * Is @fmt a head and, after its first ": ", nothing of its own but
  * conversions, the head with a conversion or the rest a "%pV":
@@ -408,7 +430,13 @@ static bool head_only(const char *fmt, size_t len)
 
 	if (!p)
 		return false;
-	head = memchr(fmt, '%', p - fmt) != NULL;
+	/*
+	 * a head with a conversion and little text of its own: not "mounted
+	 * filesystem with%s. Quota mode: %s." (ext4), a message whose own
+	 * text is before its ": "
+	 */
+	head = memchr(fmt, '%', p - fmt) != NULL &&
+	       own_bytes(fmt, (size_t)(p - fmt)) < KMSG_MATCH_EVIDENCE_LONE;
 	for (p += 2; p < end; p++) {
 		if (*p != '%') {
 			if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||

@@ -594,8 +594,10 @@ static void fragments(void)
 		"bt.h00000004", NULL, "Bluetooth: hci%u: Found %s",
 		"tail.h00000006", NULL, "Freezing %s",
 		"libata.h00000005", NULL, "ata%u.%02u: %s",
+		"ext4.h00000007", "EXT4-fs (%s): ",
+		"mounted filesystem with%s. Quota mode: %s.",
 	};
-	struct kmsg_match *m = set_of(sites, 6);
+	struct kmsg_match *m = set_of(sites, 7);
 	struct kmsg_match_result r;
 	static struct kmsg_args args;
 	struct kmsg_span drv, dev;
@@ -614,6 +616,9 @@ static void fragments(void)
 	   "and one of no device, \"(NULL device *): \" for driver and device");
 	ok(!strcmp(ident(m, "ata2.00: ACPI cmd f5/XXX(SECURITY FREEZE LOCK) filtered out", &r), "~"),
 	   "a head with conversions and nothing of its own after its \": \" (\"ata%%u.%%02u: %%s\"): weak");
+	ok(!strcmp(ident(m, "EXT4-fs (dm-1): mounted filesystem with ordered data mode. Quota mode: none.",
+			 &r), "ext4.h00000007"),
+	   "a message whose own text is before its \": \" is no head: \"mounted filesystem with%%s. Quota mode: %%s.\"");
 	ok(!strcmp(ident(m, "Freezing user space processes ... (elapsed 0.004 seconds) done.", &r), "~"),
 	   "text and a lone \"%%s\" last, under 10 bytes of text (\"Freezing %%s\"): weak");
 	ok(kmsg_match_evidence(m, 1) == 6 && kmsg_match_evidence(m, 0) == 13 &&
