@@ -22,9 +22,12 @@
 # FORMAT a regular expression. FORMAT is the whole format as printk()
 # gets it (pr_fmt prefix included, KERN_ level excluded), in C escapes:
 # that of the printk-family call that formats the record. A function that
-# formats the caller's message itself (%pV or vsnprintf: acpi_handle_printk(),
-# __ext4_msg(), sdev_prefix_printk()) is not looked through: its own printk
-# call is the site. A macro that pastes a prefix into the caller's format
+# prints the caller's format through a %pV (acpi_handle_printk(),
+# __ext4_msg()) is looked through, as the series' event names the message:
+# the caller's format is the site, the wrapper's text before its %pV the
+# PREFIX. One that formats it into a buffer first (vsnprintf:
+# sdev_prefix_printk()) is not: its own printk call is the site, as the
+# event names it. A macro that pastes a prefix into the caller's format
 # (ata_link_info(), edac_printk(), con_printk()) is: the pasted format at
 # the caller is the site's. dev_printk() and netdev_*() take the fmt
 # argument, their "%s %s: " prefix is PREFIX. PREFIX is what comes

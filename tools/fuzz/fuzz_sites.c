@@ -32,16 +32,31 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void read_sites(const uint8_t *data, size_t size, const char *sysmap)
 {
 	struct kmsg_sites_stats st = { 0 };
+	struct kmsg_wrappers wr = { 0 };
 	struct kmsg_msgs msgs = { 0 };
 	char *err = NULL;
 	int ret;
 
-	ret = kmsg_sites_read_stats("fuzz.ko", data, size, sysmap, &msgs, &st, &err);
-	/* an error says which file, and adds nothing */
-	if (ret && (!err || msgs.n ||
+	ret = kmsg_sites_scan("fuzz.ko", data, size, sysmap, &msgs, &st, &wr,
+			      NULL, &err);
+	/* an error says which file, and adds nothing: no wrapper either */
+	if (ret && (!err || msgs.n || wr.n ||
 		    (strncmp(err, "fuzz.ko: ", 9) && strncmp(err, map, strlen(map)))))
 		__builtin_trap();
 	free(err);
+	err = NULL;
+	/* the calls of the wrappers it defines, a second pass */
+	if (!ret && wr.n) {
+		size_t n = msgs.n;
+
+		kmsg_wrappers_sort(&wr);
+		ret = kmsg_sites_scan("fuzz.ko", data, size, sysmap, &msgs, NULL,
+				      NULL, &wr, &err);
+		if (ret && (!err || msgs.n != n))
+			__builtin_trap();
+		free(err);
+	}
+	kmsg_wrappers_free(&wr);
 	kmsg_msgs_free(&msgs);
 }
 

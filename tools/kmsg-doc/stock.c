@@ -36,6 +36,9 @@ struct stock {
 	struct ctx *c;
 	const char *input;
 	size_t modules, images, members;
+	/* the wrappers (first pass), those whose calls are read (second) */
+	struct kmsg_wrappers wrappers;
+	bool second;
 	bool tty;
 	bool failed;
 };
@@ -110,10 +113,19 @@ static int blob_cb(const struct kmsg_blob *b, void *arg)
 	char *err = NULL;
 
 	s->members++;
+	if (s->second) {
+		/* a damaged module was reported by the first pass */
+		if (b->kind == KMSG_BLOB_MODULE &&
+		    kmsg_sites_scan(b->name, b->data, b->size, NULL, &c->sites,
+				    NULL, NULL, &s->wrappers, &err))
+			free(err);
+		return 0;
+	}
 	switch (b->kind) {
 	case KMSG_BLOB_MODULE:
 		add_module(c, b);
-		if (kmsg_sites_read(b->name, b->data, b->size, NULL, &c->sites, &err)) {
+		if (kmsg_sites_scan(b->name, b->data, b->size, NULL, &c->sites,
+				    NULL, &s->wrappers, NULL, &err)) {
 			/* a member's name is the package's: no terminal controls */
 			for (char *q = err; *q; q++)
 				if ((unsigned char)*q < ' ' || *q == 0x7f)
@@ -236,7 +248,7 @@ char *file_banner(const char *path, const char *release)
  * The call sites of vmlinux, from the --dbg one: the same code as the
  * input's, with the symbol table that tells where the printk family is.
  */
-static int scan_vmlinux(struct ctx *c)
+static int scan_vmlinux(struct ctx *c, struct kmsg_wrappers *wr)
 {
 	char *err = NULL;
 	size_t size;
@@ -250,7 +262,14 @@ static int scan_vmlinux(struct ctx *c)
 		free(err);
 		return -1;
 	}
-	ret = kmsg_sites_read(c->opt.dbg, p, size, NULL, &c->sites, &err);
+	ret = kmsg_sites_scan(c->opt.dbg, p, size, NULL, &c->sites, NULL, wr,
+			      NULL, &err);
+	/* then the calls of the wrappers of vmlinux and of the modules */
+	if (!ret) {
+		kmsg_wrappers_sort(wr);
+		ret = kmsg_sites_scan(c->opt.dbg, p, size, NULL, &c->sites, NULL,
+				      NULL, wr, &err);
+	}
 	munmap(p, size);
 	if (ret) {
 		error_msg(c, err);
@@ -260,7 +279,8 @@ static int scan_vmlinux(struct ctx *c)
 }
 
 /* The built-in sites of the --dbg vmlinux, with their modules */
-static int read_builtin(struct ctx *c, const char *input)
+static int read_builtin(struct ctx *c, const char *input,
+			struct kmsg_wrappers *wr)
 {
 	struct kmsg_modmap map = { 0 };
 	struct kmsg_dwarf *dw;
@@ -297,7 +317,7 @@ static int read_builtin(struct ctx *c, const char *input)
 		kmsg_modmap_free(&map);
 		return -1;
 	}
-	if (!scan_vmlinux(c)) {
+	if (!scan_vmlinux(c, wr)) {
 		left = builtin_modnames(c, first, dw, &map, &amb);
 		if (left)
 			fprintf(stderr, "kmsg-doc: %s: %zu of %zu built-in call sites left out: their compile unit's module is not known to kbuild (%zu) or not one (%zu)\n",
@@ -324,8 +344,24 @@ int stock_read(struct ctx *c, const char *input)
 	if (s.images && !c->opt.dbg)
 		fprintf(stderr, "kmsg-doc: %s: built-in messages left out: their modules need the DWARF of the -dbg vmlinux (--dbg) and kbuild's view of the configuration (--kbuild-map)\n",
 			input);
-	else if (s.images && read_builtin(c, input))
+	else if (s.images && read_builtin(c, input, &s.wrappers))
 		ret = -1;
+	/* the modules' calls of the wrappers: a second pass */
+	kmsg_wrappers_sort(&s.wrappers);
+	if (!ret && s.wrappers.n) {
+		size_t from = c->sites.n;
+
+		s.second = true;
+		if (kmsg_unpack(input, blob_cb, &s, &err)) {
+			error_msg(c, err);
+			free(err);
+			ret = -1;
+		}
+		if (s.tty)
+			fprintf(stderr, "  READ    %s: %zu wrappers, %zu sites of their calls in modules\n",
+				input, s.wrappers.n, c->sites.n - from);
+	}
+	kmsg_wrappers_free(&s.wrappers);
 	if (!ret && !s.failed && c->sites.n == before) {
 		char *msg = kmsg_xprintf("%s: no printk call site in its kernel images and modules, and no printk index",
 					 input);

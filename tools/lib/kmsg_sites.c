@@ -34,7 +34,8 @@
 /* The largest System.map read (Debian's: 6 MB) */
 #define SYSMAP_MAX	(256u << 20)
 
-enum { REG_DI, REG_SI, REG_DX };
+/* the argument registers, in their order */
+enum { REG_DI, REG_SI, REG_DX, REG_CX, REG_R8, REG_R9, NREGS };
 /* a family's level: 0..7, or one of these */
 #define LVL_FMT		-1	/* in the format, else 4 */
 #define LVL_ARG		-2	/* a KERN_<LEVEL> string in %rdi */
@@ -105,6 +106,7 @@ static const char *const kind_names[KMSG_SITE_KINDS] = {
 	[KMSG_SITE_DEV_ERR_PROBE] = "dev_err_probe",
 	[KMSG_SITE_NETDEV] = "netdev",
 	[KMSG_SITE_IBDEV] = "ibdev",
+	[KMSG_SITE_WRAP] = "wrap",
 	[KMSG_SITE_DYNDBG] = "dyndbg",
 	[KMSG_SITE_DYNDBG_DEV] = "dyndbg_dev",
 	[KMSG_SITE_DYNDBG_NETDEV] = "dyndbg_netdev",
@@ -145,14 +147,16 @@ struct sym {
 	uint64_t value, size;
 	const char *name;
 	uint32_t shndx;
-	unsigned char type;
+	unsigned char type, bind;
 	int fam;		/* index in families[], -1 */
+	int wrap;		/* index in so.use->v, -1 */
 };
 
 /* a function: of a section (ET_REL), or by address (vmlinux) */
 struct func {
 	uint64_t start, end;
 	uint32_t shndx;
+	bool local;		/* a module's static function */
 	const char *name;
 };
 
@@ -191,6 +195,12 @@ struct so {
 	size_t dd_sec;		/* their section */
 	uint64_t dd_off, dd_stride;	/* offset of the first in it */
 	char *object, *modname;
+	/* the wrappers found (first pass), those whose calls are read */
+	struct kmsg_wrappers *found;
+	const struct kmsg_wrappers *use;
+	/* vmlinux: the used wrappers by address; shndx is the index */
+	struct func *wraps;
+	size_t nwraps;
 	struct kmsg_msgs tmp;
 	struct kmsg_sites_stats st;
 	char *err;
@@ -365,6 +375,9 @@ static size_t find_sec(const struct so *o, const char *name)
 	return 0;
 }
 
+static int wrapper_of(const struct so *o, const char *name, bool defined);
+static size_t sec_of_addr(const struct so *o, uint64_t a, uint64_t *off);
+
 /* The symbol table (the first SHT_SYMTAB), all of it; false on an error */
 static bool read_symtab(struct so *o, size_t *symtab)
 {
@@ -398,12 +411,17 @@ static bool read_symtab(struct so *o, size_t *symtab)
 		uint64_t nm = get_le(e, 4);
 
 		s->type = ELF64_ST_TYPE(e[4]);
+		s->bind = ELF64_ST_BIND(e[4]);
 		s->shndx = (uint32_t)get_le(e + 6, 2);
 		s->value = get_le(e + 8, 8);
 		s->size = get_le(e + 16, 8);
 		s->name = nm < ns && memchr(strs + nm, '\0', ns - nm) ?
 			(const char *)strs + nm : "";
 		s->fam = s->name[0] && s->type != STT_SECTION ? family_of(s->name) : -1;
+		s->wrap = -1;
+		if (o->use && s->fam < 0 && s->name[0] &&
+		    (s->type == STT_FUNC || s->shndx == SHN_UNDEF))
+			s->wrap = wrapper_of(o, s->name, s->shndx != SHN_UNDEF);
 	}
 	return true;
 }
@@ -425,6 +443,7 @@ static void add_func(struct func **v, size_t *n, size_t *cap, uint32_t shndx,
 	(*v)[*n].start = start;
 	(*v)[*n].end = size ? start + size : 0;
 	(*v)[*n].name = name;
+	(*v)[*n].local = false;
 	(*n)++;
 }
 
@@ -503,6 +522,286 @@ static void add_site(struct so *o, unsigned int kind, const char *prefix,
 	m->path = kmsg_xstrdup(o->path);
 	m->addr = addr;
 	m->kind = kind_names[kind];
+}
+
+/* ----------------------------------------------------------------- */
+/* wrappers: functions printing their own format argument in a %pV  */
+
+/*
+ * The format parameter of the variadic function whose code is text
+ * [start, end) (n bytes of text in all), from its prologue: gcc stores
+ * the argument registers that follow the named parameters, up to %r9,
+ * in the register save area, register i at the same base + 8 * i.  The
+ * register before the first one stored is the last named parameter: a
+ * printf-like function's format.  -1 if no such run of stores (to
+ * %rsp or %rbp plus a displacement) is there.
+ */
+static int vararg_fmt_reg(const unsigned char *text, size_t n, uint64_t start,
+			  uint64_t end)
+{
+	/* the REX byte and ModRM reg field of "mov %reg,disp(%base)" */
+	static const unsigned char rex[NREGS] = { 0x48, 0x48, 0x48, 0x48, 0x4c, 0x4c };
+	static const unsigned char field[NREGS] = { 7, 6, 2, 1, 0, 1 };
+	int64_t disp[NREGS];
+	int base[NREGS], r, first;
+	uint64_t k, stop = start + 192;
+
+	if (stop > end)
+		stop = end;
+	if (stop > n)
+		stop = n;
+	for (r = 0; r < NREGS; r++)
+		base[r] = -1;
+	for (k = start; k + 4 <= stop; k++) {
+		const unsigned char *q = text + k;
+		unsigned int mod = q[2] >> 6, rm = q[2] & 7;
+		int64_t d;
+		int b;
+
+		if (q[1] != 0x89 || (q[0] != 0x48 && q[0] != 0x4c))
+			continue;
+		for (r = REG_SI; r < NREGS; r++)
+			if (q[0] == rex[r] && ((q[2] >> 3) & 7) == field[r])
+				break;
+		if (r == NREGS || base[r] >= 0)
+			continue;
+		if (rm == 4 && q[3] == 0x24 && mod == 1 && k + 5 <= stop)
+			b = 4, d = (int8_t)q[4];
+		else if (rm == 4 && q[3] == 0x24 && mod == 2 && k + 8 <= stop)
+			b = 4, d = (int32_t)get_le(q + 4, 4);
+		else if (rm == 5 && mod == 1)
+			b = 5, d = (int8_t)q[3];
+		else if (rm == 5 && mod == 2 && k + 7 <= stop)
+			b = 5, d = (int32_t)get_le(q + 3, 4);
+		else
+			continue;
+		base[r] = b;
+		disp[r] = d;
+	}
+	if (base[REG_R9] < 0)
+		return -1;
+	for (first = REG_R9; first > REG_SI; first--) {
+		r = first - 1;
+		if (base[r] != base[REG_R9] ||
+		    disp[r] != disp[REG_R9] - 8 * (REG_R9 - r))
+			break;
+	}
+	return first - 1;
+}
+
+/* The "%pV" a format prints once and ends with (but for "\n"), or NULL */
+static const char *wrap_pv(const char *fmt)
+{
+	const char *p, *pv = NULL;
+
+	for (p = fmt; *p; p++) {
+		if (*p != '%')
+			continue;
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		if (p[1] == 'p' && p[2] == 'V') {
+			if (pv)
+				return NULL;
+			pv = p;
+		}
+	}
+	if (!pv || (pv[3] && strcmp(pv + 3, "\n")))
+		return NULL;
+	return pv;
+}
+
+/*
+ * The site of family f with format fmt, in function fn (text: its
+ * section's n bytes, base its address or 0) prints a "%pV": if fn is a
+ * variadic function, a wrapper whose calls the second pass reads.
+ */
+static void found_wrapper(struct so *o, const struct family *f, const char *fmt,
+			  const struct func *fn, const unsigned char *text,
+			  size_t n, uint64_t base, bool local)
+{
+	const char *cold = fn ? strstr(fn->name, ".cold") : NULL;
+	struct kmsg_wrapper *w;
+	int reg;
+
+	/* the family's own functions are read as such */
+	if (!o->found || !fn || !fn->name[0] || is_dyndbg(f) ||
+	    !wrap_pv(fmt) || family_of(fn->name) >= 0)
+		return;
+	/* a function's code that gcc moved out of line: its prologue's */
+	if (cold) {
+		size_t i, len = (size_t)(cold - fn->name);
+
+		for (i = 0; i < o->nfuncs; i++)
+			if (!strncmp(o->funcs[i].name, fn->name, len) &&
+			    !o->funcs[i].name[len])
+				break;
+		if (i == o->nfuncs)
+			return;
+		fn = &o->funcs[i];
+		if (o->eh.e_type == ET_REL) {
+			text = sec_data(o, fn->shndx, &n);
+			base = 0;
+		} else {
+			uint64_t off;
+			size_t si = sec_of_addr(o, fn->start, &off);
+
+			text = si ? sec_data(o, si, &n) : NULL;
+			base = si ? o->secs[si].sh.sh_addr : 0;
+		}
+		if (!text)
+			return;
+	}
+	if (fn->start < base || family_of(fn->name) >= 0)
+		return;
+	reg = vararg_fmt_reg(text, n, fn->start - base, fn->end - base);
+	if (reg < 0)
+		return;
+	KMSG_GROW(o->found->v, o->found->cap, o->found->n);
+	w = &o->found->v[o->found->n++];
+	memset(w, 0, sizeof(*w));
+	w->name = kmsg_xstrdup(fn->name);
+	w->object = kmsg_xstrdup(o->object);
+	local = o->eh.e_type == ET_REL && fn->local;
+	w->addr = o->eh.e_type == ET_REL ? 0 : fn->start;
+	w->format = kmsg_xstrdup(fmt);
+	w->prefix = f->prefix ? kmsg_xstrdup(f->prefix) : NULL;
+	w->level = f->level;
+	w->reg = (unsigned int)reg;
+	w->local = local;
+}
+
+/* Is s a level header alone, KERN_<LEVEL>: "\001" and one character */
+static bool level_string(const char *s)
+{
+	return s && s[0] == '\001' && s[1] && !s[2];
+}
+
+/*
+ * The site of a call to wrapper w passing format inner, and lvl (NULL
+ * if none) in a register before it: printed as the wrapper's format
+ * prints it, its prefix the text before the %pV (and the wrapper's own
+ * family prefix).  A first "%s" of a wrapper's format is the level of
+ * the message it prints ("%sEXT4-fs (%s): %pV\n"), which prints
+ * nothing, when a level is passed or the inner format has one.
+ */
+static void wrap_site(struct so *o, const struct kmsg_wrapper *w,
+		      const char *inner, const char *lvl, const char *func,
+		      uint64_t addr)
+{
+	const char *wf = w->format, *pv;
+	int wlevel = -1, flevel;
+	bool cont = false;
+	char *prefix;
+
+	kmsg_skip_level(&wf, &wlevel, &cont);
+	pv = wrap_pv(wf);
+	if (!pv)
+		return;
+	if (pv - wf >= 2 && wf[0] == '%' && wf[1] == 's' &&
+	    (lvl || inner[0] == '\001'))
+		wf += 2;
+	prefix = kmsg_xprintf("%s%.*s", w->prefix ? w->prefix : "",
+			      (int)(pv - wf), wf);
+	if (wlevel >= 0)
+		flevel = wlevel;
+	else if (w->level >= 0)
+		flevel = w->level;
+	else
+		flevel = lvl ? LVL_ARG : LVL_FMT;
+	add_site(o, KMSG_SITE_WRAP, prefix[0] ? prefix : NULL, flevel, inner,
+		 lvl, func, NULL, 0, o->modname, addr);
+	o->tmp.v[o->tmp.n - 1].device = w->prefix != NULL;
+	free(prefix);
+}
+
+static int wrapper_cmp(const void *a, const void *b)
+{
+	const struct kmsg_wrapper *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (!c)
+		c = strcmp(x->object, y->object);
+	if (!c)
+		c = strcmp(x->format, y->format);
+	if (!c)
+		c = strcmp(x->prefix ? x->prefix : "", y->prefix ? y->prefix : "");
+	if (!c)
+		c = (x->reg > y->reg) - (x->reg < y->reg);
+	if (!c)
+		c = (x->level > y->level) - (x->level < y->level);
+	return c;
+}
+
+static void wrapper_free(struct kmsg_wrapper *w);
+
+void kmsg_wrappers_sort(struct kmsg_wrappers *w)
+{
+	size_t i, k = 0;
+
+	if (w->n > 1)
+		qsort(w->v, w->n, sizeof(*w->v), wrapper_cmp);
+	/* one of each: a function may print the same %pV twice */
+	for (i = 0; i < w->n; i++) {
+		if (k && !wrapper_cmp(&w->v[k - 1], &w->v[i]) &&
+		    w->v[k - 1].addr == w->v[i].addr)
+			wrapper_free(&w->v[i]);
+		else
+			w->v[k++] = w->v[i];
+	}
+	w->n = k;
+}
+
+static void wrapper_free(struct kmsg_wrapper *w)
+{
+	free(w->name);
+	free(w->object);
+	free(w->format);
+	free(w->prefix);
+}
+
+void kmsg_wrappers_free(struct kmsg_wrappers *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		wrapper_free(&w->v[i]);
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
+/* May a module's call of a symbol (defined in it or not) call w? */
+static bool wrapper_fits(const struct so *o, const struct kmsg_wrapper *w,
+			 bool defined)
+{
+	return defined == !strcmp(w->object, o->object) &&
+	       (defined || !w->local);
+}
+
+/*
+ * The first of the wrappers named name that a module's call of that
+ * symbol (defined in the module, or not) may call, or -1.  A function
+ * printing one of several formats ("%sfscrypt: %pV", "%sfscrypt (%s):
+ * %pV") is a wrapper of each: its message has the same id in each.
+ */
+static int wrapper_of(const struct so *o, const char *name, bool defined)
+{
+	const struct kmsg_wrappers *u = o->use;
+	size_t lo = 0, hi = u->n, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(u->v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < u->n && !strcmp(u->v[i].name, name); i++)
+		if (wrapper_fits(o, &u->v[i], defined))
+			return (int)i;
+	return -1;
 }
 
 static void add_dyndbg_sites(struct so *o)
@@ -627,6 +926,38 @@ static bool seen(const char *const *v, size_t n, const char *s)
 }
 
 /*
+ * The formats of one call, the loads of its format's register from the
+ * nearest: the nearest load's, and those of loads before it that a
+ * branch leads past it.  call_fmt(): is the format loaded at offset at
+ * (of the call at offset call of text, n bytes) one more?
+ */
+struct call_fmts {
+	const char *v[MAX_FMTS];
+	size_t n;
+	uint64_t near;
+	bool any;
+};
+
+static bool branches_to(const unsigned char *text, size_t size, uint64_t from,
+			uint64_t to, uint64_t lo, uint64_t hi);
+
+static bool call_fmt(struct call_fmts *c, const unsigned char *text, size_t n,
+		     uint64_t at, uint64_t call, const char *fmt)
+{
+	if (!c->any) {
+		c->any = true;
+		c->near = at;
+	} else if (!branches_to(text, n, at + 7, c->near, c->near + 7, call)) {
+		return false;
+	}
+	if (seen(c->v, c->n, fmt))
+		return false;
+	if (c->n < MAX_FMTS)
+		c->v[c->n++] = fmt;
+	return true;
+}
+
+/*
  * Is there a jump or conditional jump in text[from, to) (64 bytes at
  * most) to an offset in [lo, hi]?  That is how a load of a format before
  * another load reaches the call: past the other one.
@@ -655,8 +986,11 @@ static bool branches_to(const unsigned char *text, size_t size, uint64_t from,
 	return false;
 }
 
-static const unsigned char movs[] = { 0xc7, 0xc6, 0xc2 };	/* mov $imm32, */
-static const unsigned char leas[] = { 0x3d, 0x35, 0x15 };	/* lea (%rip), */
+/* "mov $imm32,%reg": REX, c7, ModRM; "lea disp32(%rip),%reg": REX, 8d, ModRM */
+static const unsigned char mov_rex[NREGS] = { 0x48, 0x48, 0x48, 0x48, 0x49, 0x49 };
+static const unsigned char movs[NREGS] = { 0xc7, 0xc6, 0xc2, 0xc1, 0xc0, 0xc1 };
+static const unsigned char lea_rex[NREGS] = { 0x48, 0x48, 0x48, 0x48, 0x4c, 0x4c };
+static const unsigned char leas[NREGS] = { 0x3d, 0x35, 0x15, 0x0d, 0x05, 0x0d };
 
 /* Is relocation r (of code text) a call or a tail call? */
 static bool rel_is_call(const struct rel *r, const unsigned char *text)
@@ -688,14 +1022,15 @@ static bool rel_arg(const struct so *o, const unsigned char *text,
 			*j = 0;
 			return false;
 		}
-		if (r->off < 3 || r->off + 4 > call || p[-3] != 0x48)
+		if (r->off < 3 || r->off + 4 > call)
 			continue;
-		if (r->type == R_32S && p[-2] == 0xc7 && p[-1] == movs[reg] &&
-		    rel_target(o, r, 0, sec, off)) {
+		if (r->type == R_32S && p[-3] == mov_rex[reg] && p[-2] == 0xc7 &&
+		    p[-1] == movs[reg] && rel_target(o, r, 0, sec, off)) {
 			*at = r->off - 3;
 			return true;
 		}
-		if (r->type == R_PC32 && p[-2] == 0x8d && p[-1] == leas[reg] &&
+		if (r->type == R_PC32 && p[-3] == lea_rex[reg] && p[-2] == 0x8d &&
+		    p[-1] == leas[reg] &&
 		    rel_target(o, r, 4, sec, off)) {
 			*at = r->off - 3;
 			return true;
@@ -812,6 +1147,41 @@ static struct ddebug *dd_at(struct so *o, size_t sec, uint64_t off)
 	return &o->dd[k];
 }
 
+/*
+ * The call at rels[i] of a module calls wrapper w: its sites.  The
+ * level passed in a register before the format, if any.
+ */
+static void rel_wrapped(struct so *o, const unsigned char *text, size_t n,
+			const struct rel *rels, size_t i,
+			const struct kmsg_wrapper *w, const struct func *fn)
+{
+	struct call_fmts cf = { .n = 0 };
+	const char *lvl = NULL;
+	uint64_t off, at;
+	size_t sec, j;
+	unsigned int reg;
+
+	o->st.calls[KMSG_SITE_WRAP]++;
+	for (reg = REG_DI; reg < w->reg && !lvl; reg++) {
+		j = i;
+		if (rel_arg(o, text, rels, i, &j, (int)reg, &sec, &off, &at) &&
+		    level_string(sec_string(o, sec, off)))
+			lvl = sec_string(o, sec, off);
+	}
+	j = i;
+	while (rel_arg(o, text, rels, i, &j, (int)w->reg, &sec, &off, &at)) {
+		const char *fmt = sec_string(o, sec, off);
+
+		if (!fmt || !text_like(fmt) || level_string(fmt) ||
+		    !call_fmt(&cf, text, n, at, rels[i].off - 1, fmt))
+			continue;
+		wrap_site(o, w, fmt, lvl,
+			  fn && rels[i].off < fn->end ? fn->name : NULL, 0);
+	}
+	if (cf.n)
+		o->st.formats[KMSG_SITE_WRAP]++;
+}
+
 static void rel_section(struct so *o, size_t ti, const struct rel *rels,
 			size_t nrels)
 {
@@ -823,14 +1193,28 @@ static void rel_section(struct so *o, size_t ti, const struct rel *rels,
 		return;
 	for (i = 0; i < nrels; i++) {
 		const struct rel *r = &rels[i];
+		struct call_fmts cf = { .n = 0 };
 		const struct family *f;
 		const struct func *fn;
-		const char *lvl = NULL, *fmts[MAX_FMTS];
+		const char *lvl = NULL;
 		uint64_t off, at;
-		size_t sec, j, nfmt;
-		uint64_t near;
+		size_t sec, j;
 		int fam = o->syms[r->sym].fam;
 
+		if (o->use) {
+			int w = o->syms[r->sym].wrap;
+
+			const struct sym *sy = &o->syms[r->sym];
+			const struct kmsg_wrappers *u = o->use;
+
+			if (w < 0 || !rel_is_call(r, text))
+				continue;
+			fn = func_at(o->funcs, o->nfuncs, (uint32_t)ti, r->off);
+			for (; (size_t)w < u->n && !strcmp(u->v[w].name, sy->name); w++)
+				if (wrapper_fits(o, &u->v[w], sy->shndx != SHN_UNDEF))
+					rel_wrapped(o, text, n, rels, i, &u->v[w], fn);
+			continue;
+		}
 		if (fam < 0 || !rel_is_call(r, text))
 			continue;
 		f = &families[fam];
@@ -851,26 +1235,19 @@ static void rel_section(struct so *o, size_t ti, const struct rel *rels,
 		}
 		fn = func_at(o->funcs, o->nfuncs, (uint32_t)ti, r->off);
 		j = i;
-		nfmt = 0;
-		near = UINT64_MAX;
 		while (rel_arg(o, text, rels, i, &j, f->reg, &sec, &off, &at)) {
 			const char *fmt = sec_string(o, sec, off);
 
-			if (!fmt || !text_like(fmt))
+			if (!fmt || !text_like(fmt) ||
+			    !call_fmt(&cf, text, n, at, r->off - 1, fmt))
 				continue;
-			if (near == UINT64_MAX)
-				near = at;
-			else if (!branches_to(text, n, at + 7, near, near + 7, r->off - 1))
-				continue;
-			if (seen(fmts, nfmt, fmt))
-				continue;
-			if (nfmt < MAX_FMTS)
-				fmts[nfmt++] = fmt;
 			add_site(o, f->kind, f->prefix, f->level, fmt, lvl,
 				 fn && r->off < fn->end ? fn->name : NULL, NULL, 0,
 				 o->modname, 0);
+			if (fn && r->off < fn->end)
+				found_wrapper(o, f, fmt, fn, text, n, 0, fn->local);
 		}
-		if (nfmt)
+		if (cf.n)
 			o->st.formats[f->kind]++;
 	}
 }
@@ -953,12 +1330,14 @@ static bool read_rel(struct so *o)
 	for (i = 0; i < o->nsyms; i++) {
 		const struct sym *s = &o->syms[i];
 
-		if (s->type == STT_FUNC && s->shndx && s->shndx < o->nsec)
+		if (s->type == STT_FUNC && s->shndx && s->shndx < o->nsec) {
 			add_func(&o->funcs, &o->nfuncs, &cap, s->shndx, s->value,
 				 s->size, s->name);
+			o->funcs[o->nfuncs - 1].local = s->bind == STB_LOCAL;
+		}
 	}
 	sort_funcs(o->funcs, o->nfuncs);
-	if (!rel_dyndbg(o, symtab))
+	if (!o->use && !rel_dyndbg(o, symtab))
 		return false;
 	/* first the dynamic debug calls, then the sites in file order */
 	for (i = 1; i < o->nsec && !o->err; i++) {
@@ -975,7 +1354,8 @@ static bool read_rel(struct so *o)
 	}
 	if (o->err)
 		return false;
-	add_dyndbg_sites(o);
+	if (!o->use)
+		add_dyndbg_sites(o);
 	return true;
 }
 
@@ -1118,11 +1498,11 @@ static uint64_t scan_arg(struct so *o, const unsigned char *text, uint64_t base,
 		    func_exact(o->funcs, o->nfuncs,
 			       base + *k + 5 + (uint64_t)(int64_t)(int32_t)get_le(q + 1, 4)))
 			break;
-		if (*k + 7 > p || q[0] != 0x48)
+		if (*k + 7 > p)
 			continue;
-		if (q[1] == 0xc7 && q[2] == movs[reg])
+		if (q[0] == mov_rex[reg] && q[1] == 0xc7 && q[2] == movs[reg])
 			*str = addr_string(o, (uint64_t)(int64_t)(int32_t)get_le(q + 3, 4));
-		else if (q[1] == 0x8d && q[2] == leas[reg])
+		else if (q[0] == lea_rex[reg] && q[1] == 0x8d && q[2] == leas[reg])
 			*str = addr_string(o, base + *k + 7 +
 					   (uint64_t)(int64_t)(int32_t)get_le(q + 3, 4));
 		else
@@ -1269,6 +1649,38 @@ static void exec_back_jumps(struct so *o, const unsigned char *text, size_t n,
 	}
 }
 
+/* The call at offset p of text (address base) calls wrapper w: its sites */
+static void exec_wrapped(struct so *o, const unsigned char *text, size_t n,
+			 uint64_t base, uint64_t p, const struct kmsg_wrapper *w)
+{
+	const struct func *fn = func_at(o->funcs, o->nfuncs, 0, base + p);
+	struct call_fmts cf = { .n = 0 };
+	const char *lvl = NULL, *fmt = NULL;
+	uint64_t lo = 0, k, at;
+	unsigned int reg;
+
+	if (fn && fn->start >= base)
+		lo = fn->start - base;
+	o->st.calls[KMSG_SITE_WRAP]++;
+	for (reg = REG_DI; reg < w->reg && !lvl; reg++) {
+		const char *str = NULL;
+
+		k = p;
+		if (scan_arg(o, text, base, lo, p, &k, (int)reg, &str) &&
+		    level_string(str))
+			lvl = str;
+	}
+	k = p;
+	while ((at = scan_arg(o, text, base, lo, p, &k, (int)w->reg, &fmt))) {
+		if (level_string(fmt) || !call_fmt(&cf, text, n, at - base, p, fmt))
+			continue;
+		wrap_site(o, w, fmt, lvl,
+			  fn && base + p < fn->end ? fn->name : NULL, at);
+	}
+	if (cf.n)
+		o->st.formats[KMSG_SITE_WRAP]++;
+}
+
 static void exec_section(struct so *o, size_t ti)
 {
 	const Elf64_Shdr *sh = &o->secs[ti].sh;
@@ -1280,15 +1692,26 @@ static void exec_section(struct so *o, size_t ti)
 	if (!text || n < 5)
 		return;
 	for (p = 0; p + 5 <= n; p++) {
+		struct call_fmts cf = { .n = 0 };
 		const struct func *fe, *fn;
 		const struct family *f;
-		const char *fmt = NULL, *lvl = NULL, *fmts[MAX_FMTS];
-		uint64_t target, lo = 0, at, k, near;
-		size_t nfmt;
+		const char *fmt = NULL, *lvl = NULL;
+		uint64_t target, lo = 0, at, k;
 
 		if (text[p] != 0xe8 && text[p] != 0xe9)
 			continue;
 		target = base + p + 5 + (uint64_t)(int64_t)(int32_t)get_le(text + p + 1, 4);
+		if (o->use) {
+			const struct func *end = o->wraps + o->nwraps;
+
+			fe = func_exact(o->wraps, o->nwraps, target);
+			while (fe && fe > o->wraps && fe[-1].start == target)
+				fe--;
+			for (; fe && fe < end && fe->start == target; fe++)
+				exec_wrapped(o, text, n, base, p,
+					     &o->use->v[fe->shndx]);
+			continue;
+		}
 		fe = func_exact(o->fams, o->nfams, target);
 		if (!fe)
 			continue;
@@ -1334,31 +1757,26 @@ static void exec_section(struct so *o, size_t ti)
 			scan_arg(o, text, base, lo, p, &k, REG_DI, &lvl);
 		}
 		k = p;
-		nfmt = 0;
-		near = UINT64_MAX;
 		while ((at = scan_arg(o, text, base, lo, p, &k, f->reg, &fmt))) {
-			if (near == UINT64_MAX)
-				near = at - base;
-			else if (!branches_to(text, n, at - base + 7, near, near + 7, p))
+			if (!call_fmt(&cf, text, n, at - base, p, fmt))
 				continue;
-			if (seen(fmts, nfmt, fmt))
-				continue;
-			if (nfmt < MAX_FMTS)
-				fmts[nfmt++] = fmt;
 			add_site(o, f->kind, f->prefix, f->level, fmt, lvl,
 				 fn && base + p < fn->end ? fn->name : NULL, NULL, 0,
 				 "", at);
+			if (fn && base + p < fn->end)
+				found_wrapper(o, f, fmt, fn, text, n, base, false);
 		}
-		if (nfmt)
+		if (cf.n)
 			o->st.formats[f->kind]++;
 	}
-	exec_back_jumps(o, text, n, base);
+	if (!o->use)
+		exec_back_jumps(o, text, n, base);
 }
 
 static bool read_exec(struct so *o, const char *sysmap)
 {
 	uint64_t dd_start = 0, dd_stop = 0;
-	size_t symtab, i, cap = 0, fcap = 0;
+	size_t symtab, i, cap = 0, fcap = 0, wcap = 0;
 
 	o->object = kmsg_xstrdup("vmlinux");
 	o->modname = kmsg_xstrdup("");
@@ -1398,7 +1816,14 @@ static bool read_exec(struct so *o, const char *sysmap)
 		bad(o, "no function of the printk family (_printk, ...) in its symbols");
 		return false;
 	}
-	if (!exec_dyndbg(o, dd_start, dd_stop))
+	/* the wrappers of vmlinux whose calls are read, by address */
+	for (i = 0; o->use && i < o->use->n; i++)
+		if (o->use->v[i].addr && !strcmp(o->use->v[i].object, "vmlinux"))
+			add_func(&o->wraps, &o->nwraps, &wcap, (uint32_t)i,
+				 o->use->v[i].addr, 1, o->use->v[i].name);
+	if (o->nwraps > 1)
+		qsort(o->wraps, o->nwraps, sizeof(*o->wraps), addr_cmp);
+	if (!o->use && !exec_dyndbg(o, dd_start, dd_stop))
 		return false;
 	for (i = 1; i < o->nsec && !o->err; i++)
 		if ((o->secs[i].sh.sh_flags & SHF_EXECINSTR) &&
@@ -1407,17 +1832,20 @@ static bool read_exec(struct so *o, const char *sysmap)
 			exec_section(o, i);
 	if (o->err)
 		return false;
-	add_dyndbg_sites(o);
+	if (!o->use)
+		add_dyndbg_sites(o);
 	return true;
 }
 
-int kmsg_sites_read_stats(const char *path, const void *image, size_t size,
-			  const char *system_map_path, struct kmsg_msgs *out,
-			  struct kmsg_sites_stats *stats, char **err)
+int kmsg_sites_scan(const char *path, const void *image, size_t size,
+		    const char *system_map_path, struct kmsg_msgs *out,
+		    struct kmsg_sites_stats *stats, struct kmsg_wrappers *found,
+		    const struct kmsg_wrappers *use, char **err)
 {
-	struct so o = { .path = path, .img = image, .size = size };
+	struct so o = { .path = path, .img = image, .size = size,
+			.found = use ? NULL : found, .use = use };
+	size_t i, nfound = found ? found->n : 0;
 	bool done;
-	size_t i;
 
 	*err = NULL;
 	done = read_headers(&o) &&
@@ -1438,18 +1866,30 @@ int kmsg_sites_read_stats(const char *path, const void *image, size_t size,
 	} else {
 		*err = o.err ? o.err : kmsg_xprintf("%s: unreadable", path);
 		o.err = NULL;
+		/* a damaged image gives no wrappers either */
+		while (o.found && found->n > nfound)
+			wrapper_free(&found->v[--found->n]);
 	}
 	kmsg_msgs_free(&o.tmp);
 	free(o.secs);
 	free(o.syms);
 	free(o.funcs);
 	free(o.fams);
+	free(o.wraps);
 	free(o.map);
 	free(o.dd);
 	free(o.object);
 	free(o.modname);
 	free(o.err);
 	return *err ? -1 : 0;
+}
+
+int kmsg_sites_read_stats(const char *path, const void *image, size_t size,
+			  const char *system_map_path, struct kmsg_msgs *out,
+			  struct kmsg_sites_stats *stats, char **err)
+{
+	return kmsg_sites_scan(path, image, size, system_map_path, out, stats,
+			       NULL, NULL, err);
 }
 
 int kmsg_sites_read(const char *path, const void *image, size_t size,

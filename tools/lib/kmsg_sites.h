@@ -51,6 +51,7 @@
 #ifndef KMSG_SITES_H
 #define KMSG_SITES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kmsg_index.h"
@@ -63,6 +64,7 @@ enum kmsg_site_kind {
 	KMSG_SITE_DEV_ERR_PROBE,
 	KMSG_SITE_NETDEV,
 	KMSG_SITE_IBDEV,
+	KMSG_SITE_WRAP,
 	KMSG_SITE_DYNDBG,
 	KMSG_SITE_DYNDBG_DEV,
 	KMSG_SITE_DYNDBG_NETDEV,
@@ -97,6 +99,52 @@ int kmsg_sites_read(const char *path, const void *image, size_t size,
 int kmsg_sites_read_stats(const char *path, const void *image, size_t size,
 			  const char *system_map_path, struct kmsg_msgs *out,
 			  struct kmsg_sites_stats *stats, char **err);
+
+/*
+ * A wrapper: a variadic function that prints its format argument through
+ * a "%pV" of a site of the printk family that it contains, with text of
+ * its own before it ("Bluetooth: %pV" of bt_info(), "%sEXT4-fs (%s):
+ * %pV\n" of __ext4_msg(), "%pV" of a dev_info() in iwlwifi's
+ * __iwl_info()).  Its format parameter's register comes from its
+ * prologue: gcc stores the argument registers after the named
+ * parameters in the register save area.
+ */
+struct kmsg_wrapper {
+	char *name;		/* the function */
+	char *object;		/* "vmlinux" or the module defining it */
+	unsigned long long addr;	/* in vmlinux; 0 in a module */
+	char *format;		/* its site's format, level header and all */
+	char *prefix;		/* its site's family prefix ("%s %s: "), NULL */
+	int level;		/* its family's level: 0..7, or < 0 */
+	unsigned int reg;	/* its format: 0..5, %rdi %rsi %rdx %rcx %r8 %r9 */
+	bool local;		/* a module's static function */
+};
+
+struct kmsg_wrappers {
+	struct kmsg_wrapper *v;
+	size_t n, cap;
+};
+
+/* Sort by name, as kmsg_sites_scan() needs the wrappers it uses */
+void kmsg_wrappers_sort(struct kmsg_wrappers *w);
+void kmsg_wrappers_free(struct kmsg_wrappers *w);
+
+/*
+ * kmsg_sites_read_stats() in two passes over all the images of a kernel:
+ * the first (use NULL) appends the sites and, to *found (may be NULL),
+ * the wrappers the image defines; the second (use: all the first pass
+ * found, sorted) appends only the sites of the image's calls of those
+ * wrappers, kind "wrap": the format passed to the wrapper, printed after
+ * the prefix the wrapper prints before its %pV (after the family's
+ * prefix), a first "%s" of it taken for the level ("%sEXT4-fs") when a
+ * level is passed in a register before the format or the format has
+ * one.  A module's call names the wrapper (an exported one of another
+ * module or vmlinux, or one of its own); vmlinux calls its own.
+ */
+int kmsg_sites_scan(const char *path, const void *image, size_t size,
+		    const char *system_map_path, struct kmsg_msgs *out,
+		    struct kmsg_sites_stats *stats, struct kmsg_wrappers *found,
+		    const struct kmsg_wrappers *use, char **err);
 
 /*
  * A module's KBUILD_MODNAME (.modinfo "name=", else its file name) and

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """hwlog_truth.py check TRUTH LOG
    hwlog_truth.py judge TRUTH JSON [IDS]
+   hwlog_truth.py id MODNAME FORMAT
 
 The truth of a real machine's kernel log (tools/tests/hwlogs/NAME.sites,
 written by reading the kernel's source, never from kmsg's output): one
@@ -34,6 +35,8 @@ check: every line of TRUTH is well formed, every line of LOG has one, and
 each judged format (prefix and format, each conversion any text) matches
 its line: a self-check of the truth, without kmsg.  Exit status 1 on a
 mismatch, each named.
+
+id: the automatic id of FORMAT (C escapes) of module MODNAME.
 
 judge: kmsg dmesg --json output against TRUTH.  Prints "key value"
 lines: lines (judged), ids (lines whose truth is an id), right (given
@@ -133,6 +136,9 @@ def read_truth(path):
                 if not re.match(r"^[A-Za-z0-9_]+$", imod) or not ifmt:
                     sys.exit(f"{path}:{n}: inner '{inner}' is not 'MODNAME FORMAT'")
                 inner = auto_id(imod, ifmt)
+                # a wrapper of no text of its own ("%pV"): the inner id
+                if want == "noliteral":
+                    want = inner
             lineno = int(field[0])
             if lineno in truth:
                 sys.exit(f"{path}:{n}: line {lineno} judged twice")
@@ -265,6 +271,9 @@ def judge(truth_path, json_path, ids_path=None):
 
 
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "id":
+        print(auto_id(sys.argv[2], sys.argv[3]))
+        return
     if len(sys.argv) not in (4, 5) or sys.argv[1] not in ("check", "judge") or \
             (sys.argv[1] == "check" and len(sys.argv) != 4):
         sys.exit(__doc__)

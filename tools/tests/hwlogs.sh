@@ -73,13 +73,13 @@ log=$logs/$first.dmesg
 {
 	# another driver's device line with a format iwlwifi's module does
 	# not print: ftdi_sio's "Detected %s"
-	echo "[    9.000000] iwlwifi 0000:00:14.3: Detected RF HR B5, rfid=0x10a100"
+	echo "[    9.000000] iwlwifi 0000:00:14.3: Detected Foo Bar"
 	# an e1000e netdev line e1000's module prints too
 	echo "[    9.100000] e1000e 0000:00:1f.6 eth0: Intel(R) PRO/1000 Network Connection"
 	# user space through /dev/kmsg, shaped as "%s: %s failed"
 	echo "[    9.200000] systemd[1]: memstrack.service - Memstrack Anylazing Service was skipped because all trigger condition checks failed."
 	# a tag the leading "%s" of "%s initialized" (zd1211rw) swallows
-	echo "[    9.300000] Bluetooth: HCI socket layer initialized"
+	echo "[    9.300000] Bluetooth: FOO socket layer initialized"
 	# "Found %s" (ngene, dev_info()) read with "Bluetooth:" as a driver
 	echo "[    9.400000] Bluetooth: hci0: Found device firmware: intel/ibt-19-0-4.sfi"
 	# a first fragment whose KERN_CONT rest is not in the line
@@ -103,9 +103,13 @@ bad=$(awk '$2 == "exact"' "$tmp/r" | wc -l)
 [ "$bad" = 0 ] && [ "$(wc -l < "$tmp/r")" = 9 ] &&
 	[ "$(awk '$1 == 2 || $1 == 9 { print $2 }' "$tmp/r" | sort -u)" = unidentified ]
 ok $? "no rule-breaking line of nine is identified: another driver's module, e1000 for e1000e, user space, a swallowed tag, a tag as a driver, a fragment without its rest, a tag before a leading conversion, debug output of unknown level ($bad identified); e1000's site refused for e1000e's line, and user space's line not a kernel message at all"
-# and the lines they were made from keep their ids
+# and the lines they were made from keep their ids; the wrapped ones get
+# the id of the format passed to the wrapper: bt_info()'s of bluetooth,
+# __iwl_info()'s of iwlwifi
 printf '%s\n' "[    9.000000] e820: update [mem 0x00000000-0x00000fff] usable ==> reserved" \
-	"[    9.100000] Console: switching to colour frame buffer device 141x47" > "$tmp/good.dmesg"
+	"[    9.100000] Console: switching to colour frame buffer device 141x47" \
+	"[    9.200000] Bluetooth: HCI socket layer initialized" \
+	"[    9.300000] iwlwifi 0000:00:14.3: Detected RF HR B5, rfid=0x10a100" > "$tmp/good.dmesg"
 "$tools/kmsg" dmesg --json --db "$db" "$tmp/good.dmesg" > "$tmp/good.json" 2> "$tmp/err"
 python3 - "$tmp/good.json" > "$tmp/g" <<'EOF'
 import json, sys
@@ -114,9 +118,12 @@ for l in open(sys.argv[1]):
     print(j["line"], j["match"], j.get("id", "-"), j.get("format", "-"))
 EOF
 diag "$tmp/g"
-[ "$(awk '$2 == "exact"' "$tmp/g" | wc -l)" = 2 ] &&
-	grep -q '^2 exact vt\.[^ ]* Console: switching to ' "$tmp/g"
-ok $? "a line of fragments is the first fragment's message: e820's update through its fragments, and vt's \"Console: switching \" continued, not con_init()'s \"Console: %s %s %dx%d\""
+want3=$(python3 "$here/hwlog_truth.py" id bluetooth 'HCI socket layer initialized\n')
+want4=$(python3 "$here/hwlog_truth.py" id iwlwifi 'Detected RF %s\n')
+[ "$(awk '$2 == "exact"' "$tmp/g" | wc -l)" = 4 ] &&
+	grep -q '^2 exact vt\.[^ ]* Console: switching to ' "$tmp/g" &&
+	grep -q "^3 exact $want3 " "$tmp/g" && grep -q "^4 exact $want4 " "$tmp/g"
+ok $? "a line of fragments is the first fragment's message: e820's update through its fragments, and vt's \"Console: switching \" continued, not con_init()'s \"Console: %s %s %dx%d\"; a wrapped message is the wrapper's caller's ($want3, $want4)"
 
 # --- an undocumented message's source, with -x ----------------------------
 # the source distro-db.sh unpacked into DISTRO_CACHE: of the version the

@@ -27,7 +27,7 @@ if ! make -s -C "$here" O="$out" "$out/sites_dump" > "$tmp/build.log" 2>&1; then
 fi
 dump=$out/sites_dump
 
-gcc -O2 -mcmodel=kernel -fno-pic -fno-pie -c -o "$tmp/m.o" "$here/data/sites-module.c"
+gcc -O2 -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only -c -o "$tmp/m.o" "$here/data/sites-module.c"
 ok $? "the test module compiles"
 "$dump" "$tmp/m.o" > "$tmp/m.out" 2> "$tmp/m.err"
 rc=$?
@@ -40,6 +40,8 @@ printk${T}4${T}-${T}1${T}sitetest${T}f_cont${T}:0${T}0${T}" cont"
 netdev${T}4${T}%s %s %s%s: ${T}0${T}sitetest${T}f_net${T}:0${T}0${T}"net %s"
 dev_err_probe${T}3${T}%s %s: error %pe: ${T}0${T}sitetest${T}f_probe${T}:0${T}0${T}"probe"
 printk${T}4${T}-${T}0${T}sitetest${T}f_not${T}:0${T}0${T}"after"
+printk${T}6${T}-${T}0${T}sitetest${T}t_info${T}:0${T}0${T}"Tag: %pV"
+printk${T}4${T}-${T}0${T}sitetest${T}t_printk${T}:0${T}0${T}"%sTDEV %p: %pV"
 dyndbg_dev${T}7${T}%s %s: ${T}0${T}sitetest${T}f_dbg${T}sites-module.c:42${T}0${T}"dbg %d"
 EOT
 diff "$tmp/m.want" "$tmp/m.out" > "$tmp/m.diff"
@@ -48,6 +50,25 @@ r=$?
 [ $r = 0 ] || diag "$tmp/m.diff"
 [ $rc = 0 ] && [ $r = 0 ]
 ok $? "the test module: each site, kind, level, prefix, format, func, dynamic debug line"
+
+# the wrappers it defines, and the sites of their calls: the caller's
+# format after the text before the wrapper's %pV, at the wrapper's level
+# or the one its caller passes ("%s" first: the level, printing nothing)
+"$dump" --wrappers "$tmp/m.o" > "$tmp/w.out" 2> "$tmp/w.err"
+rc=$?
+grep -v '^[a-z_]*	[0-9]	.*	"' "$tmp/w.out" | grep -v '^wrap' > "$tmp/w.got"
+grep '^wrap' "$tmp/w.out" >> "$tmp/w.got"
+cat > "$tmp/w.want" <<EOT
+# wrapper t_info sitetest reg 0 level -1 "Tag: %pV"
+# wrapper t_printk sitetest reg 2 level -1 "%sTDEV %p: %pV"
+wrap${T}6${T}Tag: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}0${T}"wrapped %d"
+wrap${T}3${T}TDEV %p: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}0${T}"oops %s"
+EOT
+diff "$tmp/w.want" "$tmp/w.got" > "$tmp/w.diff"
+r=$?
+[ $r = 0 ] || diag "$tmp/w.diff"
+[ $rc = 0 ] && [ $r = 0 ]
+ok $? "wrappers: t_info() (format in %rdi) and t_printk() (in %rdx, after a level), found from their prologues, and their calls: the callers' formats"
 
 # without name= in .modinfo (kernels before 5.3): kbuild's name of the
 # module file, not the file's name: snd-foo.ko.xz is snd_foo

@@ -70,9 +70,11 @@ int main(int argc, char **argv)
 {
 	struct kmsg_sites_stats st = { 0 };
 	const char *map = NULL;
-	bool index = false, stats = false;
-	int i, rc = 0;
+	bool index = false, stats = false, wrappers = false;
+	struct kmsg_wrappers wr = { 0 };
+	int i, first, rc = 0;
 	unsigned int k;
+	size_t j;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--map") && i + 1 < argc)
@@ -81,15 +83,17 @@ int main(int argc, char **argv)
 			index = true;
 		else if (!strcmp(argv[i], "--stats"))
 			stats = true;
+		else if (!strcmp(argv[i], "--wrappers"))
+			wrappers = true;
 		else {
-			fprintf(stderr, "usage: sites_dump [--map SYSTEM.MAP] [--index] [--stats] FILE...\n");
+			fprintf(stderr, "usage: sites_dump [--map SYSTEM.MAP] [--index] [--stats] [--wrappers] FILE...\n");
 			return 2;
 		}
 	}
-	for (; i < argc; i++) {
+	for (first = i; i < argc; i++) {
 		struct kmsg_msgs msgs = { 0 };
 		char *err = NULL;
-		size_t size = 0, j;
+		size_t size = 0;
 		void *img;
 		int ret;
 
@@ -97,8 +101,9 @@ int main(int argc, char **argv)
 			ret = kmsg_index_read_sites(argv[i], &msgs, NULL, &err);
 		} else {
 			img = read_file(argv[i], &size, &err);
-			ret = img ? kmsg_sites_read_stats(argv[i], img, size, map,
-							  &msgs, &st, &err) : -1;
+			ret = img ? kmsg_sites_scan(argv[i], img, size, map, &msgs,
+						    &st, wrappers ? &wr : NULL,
+						    NULL, &err) : -1;
 			free(img);
 		}
 		if (ret) {
@@ -111,6 +116,35 @@ int main(int argc, char **argv)
 			print(&msgs.v[j]);
 		kmsg_msgs_free(&msgs);
 	}
+	/* --wrappers: those found, then the sites of their calls */
+	kmsg_wrappers_sort(&wr);
+	for (j = 0; j < wr.n; j++) {
+		const char *f = wr.v[j].format;
+
+		if (f[0] == '\001' && f[1])
+			f += 2;
+		printf("# wrapper %s %s reg %u level %d \"%.*s\"\n", wr.v[j].name,
+		       wr.v[j].object, wr.v[j].reg, wr.v[j].level,
+		       (int)strcspn(f, "\n"), f);
+	}
+	for (i = first; wr.n && i < argc; i++) {
+		struct kmsg_msgs msgs = { 0 };
+		char *err = NULL;
+		size_t size = 0;
+		void *img = read_file(argv[i], &size, &err);
+
+		if (!img || kmsg_sites_scan(argv[i], img, size, map, &msgs, &st,
+					    NULL, &wr, &err)) {
+			fprintf(stderr, "%s\n", err);
+			free(err);
+			rc = 1;
+		}
+		free(img);
+		for (j = 0; j < msgs.n; j++)
+			print(&msgs.v[j]);
+		kmsg_msgs_free(&msgs);
+	}
+	kmsg_wrappers_free(&wr);
 	if (stats) {
 		for (k = 0; k < KMSG_SITE_KINDS; k++)
 			printf("# %s calls %lu formats %lu\n", kmsg_site_kind_name(k),

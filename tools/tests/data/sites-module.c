@@ -3,7 +3,8 @@
  * A module-like object for tests/sites.sh: calls of the printk family
  * with constant formats, and a dynamic debug descriptor as
  * include/linux/dynamic_debug.h lays it out with CONFIG_JUMP_LABEL (56
- * bytes).  Built with gcc -O2 -mcmodel=kernel -fno-pic -c.
+ * bytes).  Built with gcc -O2 -mcmodel=kernel -fno-pic -mgeneral-regs-only
+ * -c, as the kernel's code (no SSE register saved by a variadic function).
  */
 struct _ddebug {
 	const char *modname, *function, *filename, *format;
@@ -35,3 +36,45 @@ void f_net(void *n) { netdev_warn(n, "net %s\n", "x"); }
 int f_probe(void *dev) { return dev_err_probe(dev, -5, "probe\n"); }
 /* not a format: the string goes to another function first */
 void f_not(void) { other("not a format"); _printk("\0014after\n"); }
+
+/*
+ * Wrappers: variadic functions printing their format through a %pV, one
+ * of a fixed level, one of the caller's level ("%s" first), and their
+ * callers.  Their calls are sites of the callers' formats.
+ */
+typedef __builtin_va_list va_list;
+struct va_format {
+	const char *fmt;
+	va_list *va;
+};
+
+void t_info(const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	__builtin_va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	_printk("\0016Tag: %pV", &vaf);
+	__builtin_va_end(args);
+}
+
+void t_printk(const char *level, const void *dev, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	__builtin_va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	_printk("%sTDEV %p: %pV\n", level, dev, &vaf);
+	__builtin_va_end(args);
+}
+
+void f_wrapped(void *dev, int x)
+{
+	t_info("wrapped %d\n", x);
+	t_printk("\0013", dev, "oops %s\n", "x");
+	other("end");
+}
