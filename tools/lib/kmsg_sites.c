@@ -613,6 +613,20 @@ static const char *wrap_pv(const char *fmt)
 }
 
 /*
+ * The code of the section function fn is in, n bytes, its address base
+ * (0 in a module); NULL if it has none
+ */
+static const unsigned char *func_text(struct so *o, const struct func *fn,
+				      size_t *n, uint64_t *base)
+{
+	uint64_t off;
+	size_t si = o->eh.e_type == ET_REL ? fn->shndx : sec_of_addr(o, fn->start, &off);
+
+	*base = o->eh.e_type == ET_REL || !si ? 0 : o->secs[si].sh.sh_addr;
+	return si && si < o->nsec ? sec_data(o, si, n) : NULL;
+}
+
+/*
  * The site of family f with format fmt, in function fn (text: its
  * section's n bytes, base its address or 0) prints a "%pV": if fn is a
  * variadic function, a wrapper whose calls the second pass reads.
@@ -640,16 +654,7 @@ static void found_wrapper(struct so *o, const struct family *f, const char *fmt,
 		if (i == o->nfuncs)
 			return;
 		fn = &o->funcs[i];
-		if (o->eh.e_type == ET_REL) {
-			text = sec_data(o, fn->shndx, &n);
-			base = 0;
-		} else {
-			uint64_t off;
-			size_t si = sec_of_addr(o, fn->start, &off);
-
-			text = si ? sec_data(o, si, &n) : NULL;
-			base = si ? o->secs[si].sh.sh_addr : 0;
-		}
+		text = func_text(o, fn, &n, &base);
 		if (!text)
 			return;
 	}
@@ -670,6 +675,50 @@ static void found_wrapper(struct so *o, const struct family *f, const char *fmt,
 	w->level = f->level;
 	w->reg = (unsigned int)reg;
 	w->local = local;
+}
+
+/*
+ * The wrappers that format their caller's message into a buffer before
+ * printk() sees it, so that no "%pV" tells them: what they print around
+ * it, as a wrapper's format, and the family prefix before that.
+ */
+static const struct buffer_wrapper {
+	const char *name;
+	const char *format;
+	const char *prefix;
+	signed char level;
+} buffer_wrappers[] = {
+	/* ACPICA's ACPI_INFO(): ACPI_MSG_INFO, the message, "\n" */
+	{ "acpi_info", "\0016ACPI: %pV\n", NULL, LVL_FMT },
+	/* sdev_printk() (no name), sd_printk() and sr_printk() ("[%s] ") */
+	{ "sdev_prefix_printk", "%pV", DEV_PREFIX, LVL_ARG },
+	{ "sdev_prefix_printk", "[%s] %pV", DEV_PREFIX, LVL_ARG },
+};
+
+/* The wrappers of buffer_wrappers[] the image defines */
+static void find_buffer_wrappers(struct so *o)
+{
+	const unsigned char *text;
+	uint64_t base;
+	size_t i, k, n;
+
+	for (i = 0; o->found && i < o->nfuncs; i++) {
+		const struct func *fn = &o->funcs[i];
+
+		for (k = 0; k < sizeof(buffer_wrappers) / sizeof(buffer_wrappers[0]); k++) {
+			const struct buffer_wrapper *bw = &buffer_wrappers[k];
+			struct family f = {
+				.name = bw->name, .kind = KMSG_SITE_PRINTK,
+				.level = bw->level, .prefix = bw->prefix,
+			};
+
+			if (strcmp(fn->name, bw->name) ||
+			    !(text = func_text(o, fn, &n, &base)))
+				continue;
+			found_wrapper(o, &f, bw->format, fn, text, n, base,
+				      fn->local);
+		}
+	}
 }
 
 /* Is s a level header alone, KERN_<LEVEL>: "\001" and one character */
@@ -1337,6 +1386,7 @@ static bool read_rel(struct so *o)
 		}
 	}
 	sort_funcs(o->funcs, o->nfuncs);
+	find_buffer_wrappers(o);
 	if (!o->use && !rel_dyndbg(o, symtab))
 		return false;
 	/* first the dynamic debug calls, then the sites in file order */
@@ -1816,6 +1866,7 @@ static bool read_exec(struct so *o, const char *sysmap)
 		bad(o, "no function of the printk family (_printk, ...) in its symbols");
 		return false;
 	}
+	find_buffer_wrappers(o);
 	/* the wrappers of vmlinux whose calls are read, by address */
 	for (i = 0; o->use && i < o->use->n; i++)
 		if (o->use->v[i].addr && !strcmp(o->use->v[i].object, "vmlinux"))

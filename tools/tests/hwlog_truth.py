@@ -33,7 +33,8 @@ identified by its text.
 
 check: every line of TRUTH is well formed, every line of LOG has one, and
 each judged format (prefix and format, each conversion any text) matches
-its line: a self-check of the truth, without kmsg.  Exit status 1 on a
+its line, and an inner format a part of it: a self-check of the truth,
+without kmsg.  Exit status 1 on a
 mismatch, each named.
 
 id: the automatic id of FORMAT (C escapes) of module MODNAME.
@@ -131,6 +132,7 @@ def read_truth(path):
                 want = kind
             else:
                 sys.exit(f"{path}:{n}: kind '{kind}' is not site, userspace or unknown")
+            ifmt = None
             if inner != "-":
                 imod, _, ifmt = inner.partition(" ")
                 if not re.match(r"^[A-Za-z0-9_]+$", imod) or not ifmt:
@@ -144,7 +146,8 @@ def read_truth(path):
                 sys.exit(f"{path}:{n}: line {lineno} judged twice")
             truth[lineno] = {"want": want, "mod": mod, "site": field[3],
                              "prefix": field[4], "format": fmt,
-                             "inner": inner, "note": field[7]}
+                             "inner": inner, "inner_format": ifmt,
+                             "note": field[7]}
     return truth
 
 
@@ -194,6 +197,11 @@ def check(truth_path, log_path):
         text = lines[n - 1].rstrip()
         if not re.fullmatch(rx, text) and not re.fullmatch(rx, lines[n - 1]):
             print(f"{truth_path}: line {n}: {t['format']!r} does not print {text!r}")
+            bad += 1
+        # the format passed to a wrapper prints a part of the line
+        irx = t["inner_format"] and regex_of("", unescape(t["inner_format"]))
+        if irx and not re.search(irx, lines[n - 1]):
+            print(f"{truth_path}: line {n}: inner {t['inner_format']!r} does not print a part of {text!r}")
             bad += 1
     print(f"{len(truth)} lines, {bad} bad")
     return 1 if bad else 0

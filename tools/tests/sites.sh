@@ -59,16 +59,18 @@ rc=$?
 grep -v '^[a-z_]*	[0-9]	.*	"' "$tmp/w.out" | grep -v '^wrap' > "$tmp/w.got"
 grep '^wrap' "$tmp/w.out" >> "$tmp/w.got"
 cat > "$tmp/w.want" <<EOT
+# wrapper acpi_info sitetest reg 0 level -1 "ACPI: %pV"
 # wrapper t_info sitetest reg 0 level -1 "Tag: %pV"
 # wrapper t_printk sitetest reg 2 level -1 "%sTDEV %p: %pV"
 wrap${T}6${T}Tag: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}0${T}"wrapped %d"
 wrap${T}3${T}TDEV %p: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}0${T}"oops %s"
+wrap${T}6${T}ACPI: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}0${T}"%u tables"
 EOT
 diff "$tmp/w.want" "$tmp/w.got" > "$tmp/w.diff"
 r=$?
 [ $r = 0 ] || diag "$tmp/w.diff"
 [ $rc = 0 ] && [ $r = 0 ]
-ok $? "wrappers: t_info() (format in %rdi) and t_printk() (in %rdx, after a level), found from their prologues, and their calls: the callers' formats"
+ok $? "wrappers: t_info() (format in %rdi) and t_printk() (in %rdx, after a level), found from their prologues, acpi_info() by its name, and their calls: the callers' formats"
 
 # without name= in .modinfo (kernels before 5.3): kbuild's name of the
 # module file, not the file's name: snd-foo.ko.xz is snd_foo

@@ -72,9 +72,20 @@ void t_printk(const char *level, const void *dev, const char *fmt, ...)
 	__builtin_va_end(args);
 }
 
+/* ACPICA's: it prints through a buffer, known by its name */
+void acpi_info(const char *fmt, ...)
+{
+	va_list args;
+
+	__builtin_va_start(args, fmt);
+	other((const char *)&args);
+	__builtin_va_end(args);
+}
+
 void f_wrapped(void *dev, int x)
 {
 	t_info("wrapped %d\n", x);
 	t_printk("\0013", dev, "oops %s\n", "x");
+	acpi_info("%u tables", x);
 	other("end");
 }
