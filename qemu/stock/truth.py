@@ -25,11 +25,12 @@
 # prints the caller's format through a %pV (acpi_handle_printk(),
 # __ext4_msg()) is looked through, as the series' event names the message:
 # the caller's format is the site, the wrapper's text before its %pV the
-# PREFIX. One that formats it into a buffer first (vsnprintf:
-# sdev_prefix_printk()) is not: its own printk call is the site, as the
-# event names it. A macro that pastes a prefix into the caller's format
-# (ata_link_info(), edac_printk(), con_printk()) is: the pasted format at
-# the caller is the site's. dev_printk() and netdev_*() take the fmt
+# PREFIX. So is one that formats it into a buffer first and prints that
+# (ACPICA's acpi_info(), sdev_prefix_printk()), as kmsg-doc's table of
+# buffer wrappers does (the event names such a message by the wrapper's
+# "%s", which says nothing). A macro that pastes a prefix into the
+# caller's format (ata_link_info(), edac_printk(), con_printk()) is: the
+# pasted format at the caller is the site's. dev_printk() and netdev_*() take the fmt
 # argument, their "%s %s: " prefix is PREFIX. PREFIX is what comes
 # before FORMAT in the record's text: "-" nothing, "DEV" the "%s %s: "
 # of dev_printk(), else a regular expression (netdev's prefix, or

@@ -12,7 +12,9 @@
 # give no line a wrong id, the truth's id to at least 90% of the lines
 # printed through a format with 8 literal bytes or more of its own (not a
 # wrapper's, hw-probe's masks not in the text), and every ambiguous line
-# of an id the database has must have the truth among its candidates.  Then the same rules on copies of a log
+# of an id the database has must have the truth among its candidates; of
+# all logs' lines printed through a wrapper, at least 85% must get the id
+# of the wrapper's caller.  Then the same rules on copies of a log
 # turned wrong (a line given another driver, a user-space line, a tag
 # before a leading conversion), which a matcher without them identifies
 # wrongly; and -x shows an undocumented message's call site from the
@@ -39,7 +41,7 @@ sqlite3 "$db" "SELECT DISTINCT id FROM messages" > "$tmp/ids" ||
 [ "$(echo "$names" | wc -w)" -ge 6 ]
 ok $? "the corpus has at least six machines' logs ($(echo $names | wc -w))"
 
-total_wrong=0 total_lines=0
+total_wrong=0 total_lines=0 total_wrapped=0 total_wrapped_right=0
 for name in $names; do
 	log=$logs/$name.dmesg sites=$logs/$name.sites
 	python3 "$here/hwlog_truth.py" check "$sites" "$log" > "$tmp/check" 2>&1
@@ -54,6 +56,8 @@ for name in $names; do
 	lines=$(val "$tmp/v" lines) wrong=$(val "$tmp/v" wrong)
 	own8=$(val "$tmp/v" own8) own8r=$(val "$tmp/v" own8_right)
 	total_wrong=$((total_wrong + wrong)) total_lines=$((total_lines + lines))
+	total_wrapped=$((total_wrapped + $(val "$tmp/v" wrapped)))
+	total_wrapped_right=$((total_wrapped_right + $(val "$tmp/v" wrapped_right)))
 	[ "$lines" -gt 0 ] && [ "$(val "$tmp/v" unjudged)" = 0 ]
 	ok $? "$name: every line judged ($lines)"
 	[ "$wrong" = 0 ]
@@ -64,6 +68,10 @@ for name in $names; do
 	ok $? "$name: every ambiguous line has the truth among its candidates ($(val "$tmp/v" cand_lines) lines)"
 done
 echo "# corpus: $total_wrong wrong ids in $total_lines lines"
+# the caller's formats of wrappers (bt_info()'s "%pV", acpi_handle_*(),
+# sd_printk()) are in the database: most wrapped lines get the caller's id
+[ "$total_wrapped" -gt 0 ] && [ $((total_wrapped_right * 100)) -ge $((total_wrapped * 85)) ]
+ok $? "at least 85% of the corpus's $total_wrapped lines printed through a wrapper get the id of the wrapper's caller ($total_wrapped_right)"
 
 # --- the rules, each on a copy that a matcher without it gets wrong ------
 # A line of each kind, taken from the corpus: the same text must not be
