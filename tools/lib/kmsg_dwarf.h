@@ -6,8 +6,12 @@
  * (dwarf_addrdie), then the line (dwarf_getsrc_die) and the scopes of the
  * address (dwarf_getscopes) in that unit only.
  *
- * An ET_REL file (an unlinked .o) is not supported: its DWARF needs
- * relocations that dwarf_begin() does not apply.
+ * A relocatable object (a module with its debug information, as a -dbg
+ * package ships it) is read from memory with kmsg_dwarf_open_rel():
+ * libdwfl lays its sections out and applies the relocations of its line
+ * tables, the only part of its DWARF read (relocating .debug_info too
+ * takes many times longer); kmsg_dwarf_section_addr() gives the address of an
+ * offset in one of its sections, kmsg_dwarf_where() its file and line.
  */
 #ifndef KMSG_DWARF_H
 #define KMSG_DWARF_H
@@ -53,8 +57,26 @@ struct kmsg_dwarf *kmsg_dwarf_open(const char *path, char *err, size_t errlen);
 void kmsg_dwarf_close(struct kmsg_dwarf *d);
 
 /*
+ * Open the relocatable object (ET_REL) image of size bytes, named name in
+ * messages; the image is copied. The handle, or NULL with "NAME: problem"
+ * in err: not ELF, no DWARF.
+ */
+struct kmsg_dwarf *kmsg_dwarf_open_rel(const char *name, const void *image,
+				       size_t size, char *err, size_t errlen);
+
+/*
+ * The address, for kmsg_dwarf_where(), of offset in the allocated section
+ * named section of an object of kmsg_dwarf_open_rel(): 0 and *addr, 1 if
+ * it has no such section or offset (or was not opened so).
+ */
+int kmsg_dwarf_section_addr(struct kmsg_dwarf *d, const char *section,
+			    uint64_t offset, uint64_t *addr);
+
+/*
  * Look addr up: 0 and *w filled (strings owned by the handle, valid until
- * kmsg_dwarf_close()), 1 if no compile unit covers addr.
+ * kmsg_dwarf_close()), 1 if no compile unit covers addr.  For an object
+ * of kmsg_dwarf_open_rel(), only file (relative to the directory it was
+ * compiled in) and line are filled, 1 if no line table covers addr.
  */
 int kmsg_dwarf_where(struct kmsg_dwarf *d, uint64_t addr,
 		     struct kmsg_dwarf_where *w);

@@ -6,8 +6,9 @@
 # composite foo-y := mod/x.o mod/y.o, modname foo), built with -g; the
 # instructions at known labels give their exact unit, object, modname,
 # line and function (one inlined from a header); a file without DWARF and
-# a malformed map give their clear errors. TAP output. TOOLS: the tools'
-# build directory.
+# a malformed map give their clear errors; the same objects unlinked, read
+# as the modules of a -dbg package are, give the file and line of an offset
+# in .text. TAP output. TOOLS: the tools' build directory.
 set -u
 here=$(dirname "$(realpath "$0")")
 tmp=$(mktemp -d)
@@ -107,6 +108,36 @@ ok $? "a file that is not ELF: \"FILE: not an ELF file\" (got: $err)"
 err=$("$where" "$tmp/src/a.o" 0 2>&1 >/dev/null)
 [ $? = 1 ] && [[ "$err" == "$tmp/src/a.o: a relocatable object"* ]]
 ok $? "an unlinked object is refused, said (got: $err)"
+
+# a relocatable object read as a module of a -dbg package is: an offset
+# in a section gives the file and line of its line tables, relocated
+relcheck() {	# relcheck OBJECT LABEL EXPECTED DESCRIPTION
+	local off got
+	off=$(nm "$1" | awk -v s="$2" '$3 == s { print $1 }')
+	got=$("$where" --section .text "$1" "$off" 2>&1 | cut -f2-)
+	[ -n "$off" ] && [ "$got" = "$3" ]
+	local rc=$?
+	[ $rc = 0 ] || printf 'expected: %s\ngot:      %s\n' "$3" "$got" | diag
+	ok $rc "$4"
+}
+relcheck "$s/a.o" here_a "-	-	-	$s/a.c:4	-	-" \
+	"a relocatable object: an offset in .text is a.c:4"
+relcheck "$s/mod/x.o" here_inl "-	-	-	$s/mod/hdr.h:4	-	-" \
+	"a relocatable object: code inlined from a header is the header's line"
+got=$("$where" --section .text "$s/mod/y.o" 100000 2>&1)
+[ "$got" = "100000	none" ]
+ok $? "an offset past the section: none (got: $got)"
+got=$("$where" --section .nosuch "$s/mod/y.o" 0 2>&1)
+[ "$got" = "0	none" ]
+ok $? "a section the object lacks: none (got: $got)"
+gcc -O1 -c -o "$tmp/nodwarf.o" "$tmp/src/mod/y.c" || bail "gcc -c without -g"
+err=$("$where" --section .text "$tmp/nodwarf.o" 0 2>&1 >/dev/null)
+[ $? = 1 ] && [[ "$err" == "$tmp/nodwarf.o: no DWARF debug information"* ]]
+ok $? "a relocatable object without DWARF: \"FILE: no DWARF debug information\" (got: $err)"
+head -c 100 "$s/a.o" > "$tmp/cut.o"
+err=$("$where" --section .text "$tmp/cut.o" 0 2>&1 >/dev/null)
+[ $? = 1 ] && [ "$err" = "$tmp/cut.o: not a 64-bit ELF object" ]
+ok $? "a cut relocatable object: \"FILE: not a 64-bit ELF object\" (got: $err)"
 
 badmap() {	# badmap LINE2 PROBLEM: the second line is malformed
 	printf 'a.o a a.c\n%b\n' "$1" > "$tmp/bad"

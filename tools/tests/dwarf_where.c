@@ -3,7 +3,7 @@
  * dwarf_where - kmsg_dwarf and kmsg_modmap on the command line, for
  * dwarf.sh and measurements.
  *
- *   dwarf_where [--map MAP] [--srctree DIR] ELF [ADDR...]
+ *   dwarf_where [--map MAP] [--srctree DIR] [--section NAME] ELF [ADDR...]
  *   dwarf_where --map MAP		(only read the map)
  *
  * Each ADDR (hex), or each line of stdin "ADDR [TAG...]" when none is
@@ -11,8 +11,10 @@
  * object (kmsg_dwarf_object with --srctree, else "-"), modname (with
  * --map: the name, "unknown" or "ambiguous"; else "-"), FILE:LINE, func,
  * outer function, then the TAG if any; "ADDR\tnone" if no unit covers it.
- * Exit status 1 with "FILE: problem" on stderr for an unreadable ELF or
- * map, 2 for a bad command line.
+ * With --section, ELF is a relocatable object (kmsg_dwarf_open_rel) and
+ * each ADDR an offset in its section NAME. Exit status 1 with "FILE:
+ * problem" on stderr for an unreadable ELF or map, 2 for a bad command
+ * line.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,11 +26,31 @@
 
 static struct kmsg_dwarf *dw;
 static struct kmsg_modmap map;
-static const char *map_path, *srctree;
+static const char *map_path, *srctree, *section;
 
 static const char *or_dash(const char *s)
 {
 	return s ? s : "-";
+}
+
+/* a relocatable object, read into memory */
+static struct kmsg_dwarf *open_rel(const char *path, char *err, size_t errlen)
+{
+	struct kmsg_dwarf *d = NULL;
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long size;
+
+	if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) || !(buf = malloc(size + 1)) ||
+	    fread(buf, 1, size, f) != (size_t)size)
+		snprintf(err, errlen, "%s: cannot read it", path);
+	else
+		d = kmsg_dwarf_open_rel(path, buf, size, err, errlen);
+	if (f)
+		fclose(f);
+	free(buf);
+	return d;
 }
 
 static int where(const char *arg, const char *tag)
@@ -43,7 +65,8 @@ static int where(const char *arg, const char *tag)
 		fprintf(stderr, "dwarf_where: %s: not a hex address\n", arg);
 		return -1;
 	}
-	if (kmsg_dwarf_where(dw, addr, &w)) {
+	if ((section && kmsg_dwarf_section_addr(dw, section, addr, &addr)) ||
+	    kmsg_dwarf_where(dw, addr, &w)) {
 		printf("%" PRIx64 "\tnone%s%s\n", addr, tag ? "\t" : "",
 		       tag ? tag : "");
 		return 0;
@@ -78,6 +101,8 @@ int main(int argc, char **argv)
 			map_path = argv[i + 1];
 		else if (!strcmp(argv[i], "--srctree"))
 			srctree = argv[i + 1];
+		else if (!strcmp(argv[i], "--section"))
+			section = argv[i + 1];
 		else
 			break;
 	}
@@ -92,10 +117,11 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc || argv[i][0] == '-') {
 		fprintf(stderr,
-			"usage: dwarf_where [--map MAP] [--srctree DIR] ELF [ADDR...]\n");
+			"usage: dwarf_where [--map MAP] [--srctree DIR] [--section NAME] ELF [ADDR...]\n");
 		return 2;
 	}
-	dw = kmsg_dwarf_open(argv[i], err, sizeof(err));
+	dw = section ? open_rel(argv[i], err, sizeof(err)) :
+		kmsg_dwarf_open(argv[i], err, sizeof(err));
 	if (!dw) {
 		fprintf(stderr, "%s\n", err);
 		kmsg_modmap_free(&map);
