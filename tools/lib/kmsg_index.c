@@ -527,6 +527,7 @@ void kmsg_msg_free(struct kmsg_msg *m)
 	free(m->object);
 	free(m->path);
 	free(m->prefix);
+	free(m->section);
 }
 
 void kmsg_msgs_free(struct kmsg_msgs *m)

@@ -66,11 +66,15 @@ struct kmsg_msg {
 	char *path;		/* the ELF file it was read from */
 	/*
 	 * kmsg_sites.c, for a kernel without a printk index: the address
-	 * of the instruction loading the format (vmlinux; 0 if not known)
-	 * and the kind of call, a static string ("printk", "dev", "netdev",
-	 * "dyndbg", "warn", ...).  0 and NULL for a site of the index.
+	 * of the instruction loading the format (vmlinux; 0 if not known),
+	 * or in a module the offset of the call in its section "section"
+	 * (NULL if not known: a dynamic debug descriptor's site, which has
+	 * its file and line), and the kind of call, a static string
+	 * ("printk", "dev", "netdev", "dyndbg", "warn", ...).  0 and NULL
+	 * for a site of the index.
 	 */
 	unsigned long long addr;
+	char *section;
 	const char *kind;
 	/*
 	 * kmsg-doc: a copy of a plain site under the identifier of the

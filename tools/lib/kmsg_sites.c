@@ -195,6 +195,8 @@ struct so {
 	size_t dd_sec;		/* their section */
 	uint64_t dd_off, dd_stride;	/* offset of the first in it */
 	char *object, *modname;
+	/* a module: the section whose calls are read (sites' "section") */
+	const char *text_name;
 	/* the wrappers found (first pass), those whose calls are read */
 	struct kmsg_wrappers *found;
 	const struct kmsg_wrappers *use;
@@ -521,6 +523,8 @@ static void add_site(struct so *o, unsigned int kind, const char *prefix,
 	m->object = kmsg_xstrdup(o->object);
 	m->path = kmsg_xstrdup(o->path);
 	m->addr = addr;
+	if (o->text_name && !m->file[0])
+		m->section = kmsg_xstrdup(o->text_name);
 	m->kind = kind_names[kind];
 }
 
@@ -1225,7 +1229,8 @@ static void rel_wrapped(struct so *o, const unsigned char *text, size_t n,
 		    !call_fmt(&cf, text, n, at, rels[i].off - 1, fmt))
 			continue;
 		wrap_site(o, w, fmt, lvl,
-			  fn && rels[i].off < fn->end ? fn->name : NULL, 0);
+			  fn && rels[i].off < fn->end ? fn->name : NULL,
+			  rels[i].off - 1);
 	}
 	if (cf.n)
 		o->st.formats[KMSG_SITE_WRAP]++;
@@ -1292,7 +1297,7 @@ static void rel_section(struct so *o, size_t ti, const struct rel *rels,
 				continue;
 			add_site(o, f->kind, f->prefix, f->level, fmt, lvl,
 				 fn && r->off < fn->end ? fn->name : NULL, NULL, 0,
-				 o->modname, 0);
+				 o->modname, r->off - 1);
 			if (fn && r->off < fn->end)
 				found_wrapper(o, f, fmt, fn, text, n, 0, fn->local);
 		}
@@ -1399,7 +1404,9 @@ static bool read_rel(struct so *o)
 			continue;
 		if (!read_rels(o, i, symtab, &rels, &nrels))
 			break;
+		o->text_name = sname(o, i);
 		rel_section(o, i, rels, nrels);
+		o->text_name = NULL;
 		free(rels);
 	}
 	if (o->err)

@@ -33,15 +33,15 @@ ok $? "the test module compiles"
 rc=$?
 T=$'\t'
 cat > "$tmp/m.want" <<EOT
-printk${T}3${T}-${T}0${T}sitetest${T}f_printk${T}:0${T}0${T}"hello %d"
-dev${T}3${T}%s %s: ${T}0${T}sitetest${T}f_dev${T}:0${T}0${T}"bad %d"
-dev${T}6${T}%s %s: ${T}0${T}sitetest${T}f_lvl${T}:0${T}0${T}"lvl"
-printk${T}4${T}-${T}1${T}sitetest${T}f_cont${T}:0${T}0${T}" cont"
-netdev${T}4${T}%s %s %s%s: ${T}0${T}sitetest${T}f_net${T}:0${T}0${T}"net %s"
-dev_err_probe${T}3${T}%s %s: error %pe: ${T}0${T}sitetest${T}f_probe${T}:0${T}0${T}"probe"
-printk${T}4${T}-${T}0${T}sitetest${T}f_not${T}:0${T}0${T}"after"
-printk${T}6${T}-${T}0${T}sitetest${T}t_info${T}:0${T}0${T}"Tag: %pV"
-printk${T}4${T}-${T}0${T}sitetest${T}t_printk${T}:0${T}0${T}"%sTDEV %p: %pV"
+printk${T}3${T}-${T}0${T}sitetest${T}f_printk${T}:0${T}.text${T}"hello %d"
+dev${T}3${T}%s %s: ${T}0${T}sitetest${T}f_dev${T}:0${T}.text${T}"bad %d"
+dev${T}6${T}%s %s: ${T}0${T}sitetest${T}f_lvl${T}:0${T}.text${T}"lvl"
+printk${T}4${T}-${T}1${T}sitetest${T}f_cont${T}:0${T}.text${T}" cont"
+netdev${T}4${T}%s %s %s%s: ${T}0${T}sitetest${T}f_net${T}:0${T}.text${T}"net %s"
+dev_err_probe${T}3${T}%s %s: error %pe: ${T}0${T}sitetest${T}f_probe${T}:0${T}.text${T}"probe"
+printk${T}4${T}-${T}0${T}sitetest${T}f_not${T}:0${T}.text${T}"after"
+printk${T}6${T}-${T}0${T}sitetest${T}t_info${T}:0${T}.text${T}"Tag: %pV"
+printk${T}4${T}-${T}0${T}sitetest${T}t_printk${T}:0${T}.text${T}"%sTDEV %p: %pV"
 dyndbg_dev${T}7${T}%s %s: ${T}0${T}sitetest${T}f_dbg${T}sites-module.c:42${T}0${T}"dbg %d"
 EOT
 diff "$tmp/m.want" "$tmp/m.out" > "$tmp/m.diff"
@@ -62,9 +62,9 @@ cat > "$tmp/w.want" <<EOT
 # wrapper acpi_info sitetest reg 0 level -1 "ACPI: %pV"
 # wrapper t_info sitetest reg 0 level -1 "Tag: %pV"
 # wrapper t_printk sitetest reg 2 level -1 "%sTDEV %p: %pV"
-wrap${T}6${T}Tag: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}0${T}"wrapped %d"
-wrap${T}3${T}TDEV %p: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}0${T}"oops %s"
-wrap${T}6${T}ACPI: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}0${T}"%u tables"
+wrap${T}6${T}Tag: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}.text${T}"wrapped %d"
+wrap${T}3${T}TDEV %p: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}.text${T}"oops %s"
+wrap${T}6${T}ACPI: ${T}0${T}sitetest${T}f_wrapped${T}:0${T}.text${T}"%u tables"
 EOT
 diff "$tmp/w.want" "$tmp/w.got" > "$tmp/w.diff"
 r=$?

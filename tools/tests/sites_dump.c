@@ -6,7 +6,9 @@
  *	sites_dump [--map SYSTEM.MAP] [--index] [--stats] FILE...
  *
  * Each line: kind, level, prefix ("-" if none), cont, modname, func,
- * file:line, addr, then the format as a C string, separated by tabs.
+ * file:line, addr (of a module's site: the section of its call, whose
+ * offset changes with the compiler), then the format as a C string,
+ * separated by tabs.
  * --index: the sites of the printk index instead (kmsg_index.c), kind
  * "index".  --stats: then per kind, "# KIND calls N formats N" (and the
  * dynamic debug descriptors no call was found for).  An error is printed
@@ -58,11 +60,15 @@ static void print(const struct kmsg_msg *m)
 
 	kmsg_escape(&sb, m->format);
 	fmt = kmsg_sb_take(&sb);
-	printf("%s\t%u\t%s\t%d\t%s\t%s\t%s:%u\t%#llx\t\"%s\"\n",
+	printf("%s\t%u\t%s\t%d\t%s\t%s\t%s:%u\t",
 	       m->kind ? m->kind : "index", m->level,
 	       m->prefix ? m->prefix : "-", m->cont, m->modname,
-	       m->func ? m->func : "", m->file ? m->file : "", m->line,
-	       m->addr, fmt);
+	       m->func ? m->func : "", m->file ? m->file : "", m->line);
+	if (m->section)
+		printf("%s", m->section);
+	else
+		printf("%#llx", m->addr);
+	printf("\t\"%s\"\n", fmt);
 	free(fmt);
 }
 
