@@ -7,7 +7,7 @@
  *                    [--coverage] [--templates DIR] [--log FILE] OBJECT...
  *   kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR]
  *                     [--banner LINE] [--source STR] [--dbg VMLINUX]
- *                     [--kbuild-map FILE] OBJECT...
+ *                     [--dbg-modules DEB|DIR] [--kbuild-map FILE] OBJECT...
  *   kmsg-doc diff [--json] [--srctree DIR] [--catalog DIR] OLD NEW
  *   kmsg-doc auto-id MODNAME FORMAT
  *   kmsg-doc journal-catalog --db FILE DIR
@@ -66,7 +66,7 @@ void usage(FILE *f)
 	      "                      [--coverage] [--templates DIR] [--log FILE] OBJECT...\n"
 	      "       kmsg-doc build-db --out FILE [--srctree DIR] [--catalog DIR] [--release STR]\n"
 	      "                       [--banner LINE] [--source STR] [--dbg VMLINUX]\n"
-	      "                       [--kbuild-map FILE] OBJECT...\n"
+	      "                       [--dbg-modules DEB|DIR] [--kbuild-map FILE] OBJECT...\n"
 	      "       kmsg-doc diff [--json] [--srctree DIR] [--catalog DIR] OLD NEW\n"
 	      "       kmsg-doc auto-id MODNAME FORMAT\n"
 	      "       kmsg-doc journal-catalog [--db FILE] DIR\n",
@@ -86,6 +86,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "banner", required_argument, NULL, 'b' },
 		{ "source", required_argument, NULL, 'S' },
 		{ "dbg", required_argument, NULL, 'D' },
+		{ "dbg-modules", required_argument, NULL, 'G' },
 		{ "kbuild-map", required_argument, NULL, 'M' },
 		{ "coverage", no_argument, NULL, 'C' },
 		{ "templates", required_argument, NULL, 'T' },
@@ -151,6 +152,11 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		case 'D':
 		case 'M':
 			*(ch == 'D' ? &opt->dbg : &opt->kbuild_map) = optarg;
+			break;
+		case 'G':
+			if (!opt->build_db)
+				goto wrong;
+			opt->dbg_modules = optarg;
 			break;
 		case 'C':
 		case 'T':

@@ -36,6 +36,7 @@ struct options {
 	const char *banner;	/* build-db: the kernel's "Linux version" line */
 	const char *source;	/* build-db: what it is built from */
 	const char *dbg;	/* a vmlinux with DWARF: built-in modnames */
+	const char *dbg_modules; /* the same modules with DWARF: file, line */
 	const char *kbuild_map;	/* tools/kbuild-modnames.sh's map */
 	bool coverage;		/* check: counts per component */
 	const char *templates;	/* check: write templates to this directory */

@@ -4,12 +4,14 @@
 # lib/kmsg_sites.c, the printk call sites of a kernel without a printk
 # index, through sites_dump (built here with ASan and UBSan):
 #  - a module-like object compiled from data/sites-module.c: its sites,
-#    exactly;
+#    exactly; stripped, with its DWARF in another copy (kmsg-doc
+#    build-db --dbg-modules): the line of each call, and a copy of
+#    another build refused;
 #  - damaged copies of it: a clear "FILE: problem", no crash;
 #  - the guest kernel (KOBJ, MODROOT), which has a printk index: the
 #    sites found in vmlinux and its modules against the index's (format,
 #    level, device), recall at least SITES_RECALL percent (measured:
-#    88.9 for vmlinux, 90 for the modules) and at most SITES_EXTRA sites
+#    88.4 for vmlinux, 91.4 for the modules) and at most SITES_EXTRA sites
 #    the index does not have.  Skipped without a kernel build.
 # TAP output.
 set -u
@@ -71,6 +73,45 @@ r=$?
 [ $r = 0 ] || diag "$tmp/w.diff"
 [ $rc = 0 ] && [ $r = 0 ]
 ok $? "wrappers: t_info() (format in %rdi) and t_printk() (in %rdx, after a level), found from their prologues, acpi_info() by its name, and their calls: the callers' formats"
+
+# the modules' DWARF (build-db --dbg-modules): the same module with its
+# debug information, as a -dbg package ships it, gives each site of the
+# module read (stripped, as the image package ships it) the file and line
+# of its call; a module of another build (its build id differs) is refused
+kdoc=$(dirname "$dump")/../kmsg-doc
+mkdir -p "$tmp/dbg" "$tmp/dbg2" "$tmp/ship"
+gcc -g -O2 -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only -c \
+	-o "$tmp/g.o" "$here/data/sites-module.c" &&
+	ld -r --build-id=sha1 -o "$tmp/dbg/sitetest.ko" "$tmp/g.o" &&
+	objcopy --strip-debug "$tmp/dbg/sitetest.ko" "$tmp/ship/sitetest.ko" &&
+	gcc -g -O1 -mcmodel=kernel -fno-pic -fno-pie -mgeneral-regs-only -c \
+		-o "$tmp/g2.o" "$here/data/sites-module.c" &&
+	ld -r --build-id=sha1 -o "$tmp/dbg2/sitetest.ko" "$tmp/g2.o" ||
+	bail "the test module with DWARF does not build"
+"$kdoc" build-db --out "$tmp/dbg.db" --release t --dbg-modules "$tmp/dbg" \
+	"$tmp/ship/sitetest.ko" > "$tmp/dbg.out" 2>&1
+rc=$?
+sqlite3 -batch -noheader -separator ' ' "$tmp/dbg.db" \
+	"SELECT file, line, function, format FROM messages
+	 WHERE kind NOT LIKE 'dyndbg%' ORDER BY line" > "$tmp/dbg.got" 2>&1
+# the lines of the calls in the source, one call per line (a dynamic debug
+# site's file and line are its descriptor's)
+grep -n '_printk(\|_dev_err(\|_dev_printk(\|netdev_warn(\|dev_err_probe(\|t_info(\|t_printk(\|acpi_info(' \
+	"$here/data/sites-module.c" | cut -d: -f1 > "$tmp/dbg.calls"
+bad=$(awk 'NR == FNR { call[$1] = 1; next }
+	$1 != "sites-module.c" && $1 !~ /\/sites-module\.c$/ || !($2 in call)' \
+	"$tmp/dbg.calls" "$tmp/dbg.got" | wc -l)
+nsites=$(wc -l < "$tmp/dbg.got")
+[ $rc = 0 ] || diag "$tmp/dbg.out"
+[ "$bad" = 0 ] || diag "$tmp/dbg.got"
+[ $rc = 0 ] && [ "$nsites" -ge 12 ] && [ "$bad" = 0 ]
+ok $? "--dbg-modules: each of the $nsites sites of the stripped module is at the line of its call, from the module's DWARF ($bad elsewhere)"
+"$kdoc" build-db --out "$tmp/dbg2.db" --release t --dbg-modules "$tmp/dbg2" \
+	"$tmp/ship/sitetest.ko" > "$tmp/dbg2.out" 2>&1
+rc=$?
+[ $rc != 0 ] && [ ! -e "$tmp/dbg2.db" ] &&
+	grep -q "^$tmp/dbg2: sitetest.ko: not the module sitetest of $tmp/ship/sitetest.ko: its build id is [0-9a-f]*, that of the module read [0-9a-f]*$" "$tmp/dbg2.out"
+ok $? "--dbg-modules of another build: refused, said, no database ($(head -n 1 "$tmp/dbg2.out" | cut -c 1-300))"
 
 # without name= in .modinfo (kernels before 5.3): kbuild's name of the
 # module file, not the file's name: snd-foo.ko.xz is snd_foo
