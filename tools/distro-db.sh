@@ -6,9 +6,10 @@
 # The kmsg database of a stock Debian kernel package, as Debian ships it:
 # PACKAGE is a linux-image-*-unsigned package name (or the path of its
 # .deb).  Fetches, into CACHE, the package, its -dbg package (DWARF: the
-# KBUILD_MODNAME of built-in code) and, unless SRCTREE is the source of
-# the same version, the linux-source package of that version (kbuild's own
-# view of each built-in object), then writes OUTDIR/RELEASE.db.
+# KBUILD_MODNAME of built-in code, the file and line of every site) and,
+# unless SRCTREE is the source of the same version, the linux-source
+# package of that version (kbuild's own view of each built-in object),
+# then writes OUTDIR/RELEASE.db.
 #
 # Needs kmsg-doc and kbuild-modnames.sh: KMSG_DOC (default: kmsg-doc next
 # to this script's build, ../build/tools/kmsg-doc).  Shows progress on a
@@ -79,19 +80,22 @@ say "kbuild modnames ($release)"
 	>"$cache/modnames-$release.map" 2>"$cache/modnames-$release.log" ||
 	{ cat "$cache/modnames-$release.log" >&2; die "kbuild-modnames.sh failed"; }
 
-# the -dbg vmlinux: the symbols and DWARF of the image's vmlinux
+# the -dbg vmlinux: the symbols and DWARF of the image's vmlinux (near
+# the start of the package: tar stops there, dpkg-deb on a closed pipe)
 vmlinux=$cache/vmlinux-$release
 if [ ! -s "$vmlinux" ]; then
 	say "unpack the -dbg vmlinux"
-	dpkg-deb --fsys-tarfile "$dbg" |
-		tar -xO "./usr/lib/debug/boot/vmlinux-$release" >"$vmlinux.tmp" ||
+	{ dpkg-deb --fsys-tarfile "$dbg" 2>/dev/null || true; } |
+		tar -xO --occurrence=1 "./usr/lib/debug/boot/vmlinux-$release" >"$vmlinux.tmp" &&
+		[ -s "$vmlinux.tmp" ] ||
 		die "$dbg: no usr/lib/debug/boot/vmlinux-$release"
 	mv "$vmlinux.tmp" "$vmlinux"
 fi
 
+# the modules' DWARF (the file and line of their sites): the -dbg package
 say "build-db $out/$release.db"
 "$kmsg_doc" build-db --out "$out/$release.db.tmp" --dbg "$vmlinux" \
-	--kbuild-map "$cache/modnames-$release.map" \
+	--dbg-modules "$dbg" --kbuild-map "$cache/modnames-$release.map" \
 	--source "$name $version" "$image"
 mv "$out/$release.db.tmp" "$out/$release.db"
 echo "$out/$release.db"

@@ -3,11 +3,11 @@
 #
 # The database of Debian's stock kernel (make distro-db), against what the
 # package and the project's own guest say: it records the kernel it
-# describes, has the sites of every module and of vmlinux, gives every
-# format that the guest's printk index has too the guest's module name
-# (the same source: the same automatic id), and kmsg dmesg picks it for
-# the log of that kernel booted in the guest (qemu/stock/kmsg.raw) and
-# identifies most of it.  TAP output.  DISTRO_DB: the database; DOCS_DB:
+# describes, has the sites of every module and of vmlinux, each with its
+# file and line, gives every format that the guest's printk index has too
+# the guest's module name (the same source: the same automatic id), and
+# kmsg dmesg picks it for the log of that kernel booted in the guest
+# (qemu/stock/kmsg.raw) and identifies most of it.  TAP output.  DISTRO_DB: the database; DOCS_DB:
 # the guest's; DISTRO_DEB: the package it was built from; KOBJ: the
 # guest's build; TOOLS: the tools' build directory.
 set -u
@@ -35,6 +35,9 @@ read -r sites modsites vmsites modules <<<"$(q "$db" "SELECT count(*),
 echo "sites: $sites ($modsites of $modules modules, $vmsites built in)" | diag
 [ "$modules" -ge 3000 ] && [ "$modsites" -ge 120000 ]
 ok $? "the sites of the package's modules: $modsites of $modules modules"
+nofile=$(q "$db" "SELECT count(*) FROM messages WHERE file = '' OR line = 0")
+[ "$nofile" = 0 ]
+ok $? "every site has its file and line, from the -dbg package's DWARF of vmlinux and of the modules ($nofile without)"
 [ "$vmsites" -ge 10000 ]
 ok $? "the sites of vmlinux, from its code and the -dbg DWARF: $vmsites"
 kinds=$(q "$db" "SELECT group_concat(kind, ' ') FROM (SELECT DISTINCT kind

@@ -11,9 +11,10 @@
 # own (not a bare "%s", nor a subsystem's tag and conversions only:
 # "AppArmor: %s", "evm: %s%s", which kmsg_match holds too little to
 # identify a line by; these are counted apart, and must not get a wrong
-# id either).  Then the same of a fresh boot (STOCK: its qemu/stock-boot.sh
-# output directory), its records judged by the committed record of the
-# same text.  That boot was followed live (stock-boot.sh --follow): kmsg
+# id either), and the database must put each site of the truth at its
+# call (its file and line).  Then the same of a fresh boot
+# (STOCK: its qemu/stock-boot.sh output directory), its records judged by
+# the committed record of the same text.  That boot was followed live (stock-boot.sh --follow): kmsg
 # dmesg --follow --json in the guest, from before the first module was
 # loaded, must have written every record of its kmsg.raw once, in order,
 # with the same text, every gap reported as missed exactly, each record
@@ -57,6 +58,38 @@ ok $? "the truth sites every record of the committed log ($unknown unknown)"
 "$tools/kmsg" dmesg --json --db "$db" "$stock/kmsg.raw" > "$tmp/log.json" 2> "$tmp/err"
 ok $? "kmsg dmesg --json reads the committed log" "$tmp/err"
 judge "committed log" "$tmp/log.json"
+
+# where: the database's file and line of each site of the truth, built-in
+# (the -dbg vmlinux's DWARF) and in a module (the -dbg modules' DWARF),
+# against the call the truth read from the source: the same file and line
+# (that of the call's first line, for one written on several)
+python3 - "$stock/truth.tsv" "$db" > "$tmp/where" <<'EOF'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+seen, count = set(), {}
+for l in open(sys.argv[1]):
+    f = l.rstrip("\n").split("\t")
+    if l.startswith("#") or ".h" not in f[2] or (f[2], f[4]) in seen:
+        continue
+    seen.add((f[2], f[4]))
+    tf, tl = f[4].rsplit(":", 1)
+    rows = db.execute("SELECT file, line, object FROM messages WHERE id = ?",
+                      (f[2],)).fetchall()
+    where = "vmlinux" if rows and rows[0][2] == "vmlinux" else "module"
+    if any(r[0] == tf and r[1] == int(tl) for r in rows):
+        k = "exact"
+    else:
+        k = "other"
+        print("other", f[2], f[4], rows[:2])
+    count[where + "_" + k] = count.get(where + "_" + k, 0) + 1
+for k in sorted(count):
+    print(k, count[k])
+EOF
+diag "$tmp/where"
+wm=$(awk '$1 ~ /^module_/ { n += $2 } END { print n + 0 }' "$tmp/where")
+wv=$(awk '$1 ~ /^vmlinux_/ { n += $2 } END { print n + 0 }' "$tmp/where")
+[ "$wm" -ge 20 ] && [ "$wv" -ge 200 ] && ! grep -q '^other' "$tmp/where"
+ok $? "the database puts each site of the truth at its call: $wv built in, $wm in modules, same file and line ($(grep -c '^other' "$tmp/where") elsewhere)"
 
 if [ -z "${STOCK:-}" ]; then
 	tap_end
