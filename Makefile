@@ -65,7 +65,7 @@ kmake = $(MAKE) -C $(KSRC) O=$(1) -j$(JOBS) \
 	$(if $(shell command -v ccache),CC="ccache gcc") $(if $(V),V=1,-s)
 KMAKE = $(call kmake,$(KOBJ))
 
-DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev python3 \
+DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev libzydis-dev python3 \
 	libssl-dev cpio kmod busybox-static qemu-system-x86 ccache git \
 	xz-utils file perl gzip rsync time pkg-config libtraceevent-dev libtracefs-dev \
 	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db \

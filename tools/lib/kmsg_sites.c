@@ -17,6 +17,7 @@
 #include <elf.h>
 
 #include "kmsg_hash.h"
+#include "kmsg_flow.h"
 #include "kmsg_sites.h"
 #include "kmsg_xalloc.h"
 
@@ -205,6 +206,10 @@ struct so {
 	size_t nwraps;
 	struct kmsg_msgs tmp;
 	struct kmsg_sites_stats st;
+	/* the control flow of section flow_sec, built at its first call */
+	struct kmsg_flow *flow;
+	size_t flow_sec;
+	bool flow_failed;
 	char *err;
 };
 
@@ -379,6 +384,7 @@ static size_t find_sec(const struct so *o, const char *name)
 
 static int wrapper_of(const struct so *o, const char *name, bool defined);
 static size_t sec_of_addr(const struct so *o, uint64_t a, uint64_t *off);
+static const char *addr_string(struct so *o, uint64_t a);
 
 /* The symbol table (the first SHT_SYMTAB), all of it; false on an error */
 static bool read_symtab(struct so *o, size_t *symtab)
@@ -978,6 +984,99 @@ static bool seen(const char *const *v, size_t n, const char *s)
 	return false;
 }
 
+/* ----------------------------------------------------------------- */
+/* control flow: the loads of an argument that reach a call          */
+
+static const int flow_reg[NREGS] = { KMSG_RDI, KMSG_RSI, KMSG_RDX, KMSG_RCX,
+				     KMSG_R8, KMSG_R9 };
+
+/*
+ * The control flow of section ti (n bytes at text, at address base),
+ * decoded from its functions' starts at the first call read in it; NULL
+ * if it cannot be (the calls are then read by their nearby loads alone)
+ */
+static struct kmsg_flow *flow_of(struct so *o, size_t ti,
+				 const unsigned char *text, size_t n,
+				 uint64_t base, const struct rel *rels, size_t nrels)
+{
+	uint32_t shndx = o->eh.e_type == ET_REL ? (uint32_t)ti : 0;
+	uint64_t *starts, *fields;
+	size_t i, ns = 0;
+
+	if (o->flow_sec == ti && (o->flow || o->flow_failed))
+		return o->flow;
+	kmsg_flow_free(o->flow);
+	o->flow = NULL;
+	o->flow_sec = ti;
+	starts = kmsg_xcalloc(o->nfuncs + 1, sizeof(*starts));
+	for (i = 0; i < o->nfuncs; i++)
+		if (o->funcs[i].shndx == shndx && o->funcs[i].start >= base &&
+		    o->funcs[i].start - base < n &&
+		    (!ns || starts[ns - 1] != o->funcs[i].start - base))
+			starts[ns++] = o->funcs[i].start - base;
+	/* the fields relocations fill in: their jumps' targets are unknown */
+	fields = kmsg_xcalloc(nrels + 1, sizeof(*fields));
+	for (i = 0; i < nrels; i++)
+		fields[i] = rels[i].off;
+	o->flow = kmsg_flow_new(text, n, base, starts, ns, fields, nrels);
+	o->flow_failed = !o->flow;
+	free(starts);
+	free(fields);
+	return o->flow;
+}
+
+/*
+ * The strings loaded into register reg (REG_DI, ...) that reach the call
+ * at offset call of section ti, from the control flow: their number
+ * (nearest first, their loads' addresses in at[]), -1 if the flow cannot
+ * tell (no flow, or no instruction starts at call)
+ */
+static int flow_strings(struct so *o, size_t ti, const unsigned char *text,
+			size_t n, uint64_t base, const struct rel *rels,
+			size_t nrels, uint64_t call, int reg,
+			const char **strs, uint64_t *at, int max)
+{
+	struct kmsg_flow_load ld[MAX_FMTS];
+	struct kmsg_flow *fl = flow_of(o, ti, text, n, base, rels, nrels);
+	int i, nl, ns = 0;
+
+	if (!fl)
+		return -1;
+	nl = kmsg_flow_loads(fl, call, flow_reg[reg], ld, max < MAX_FMTS ? max : MAX_FMTS);
+	for (i = 0; i < nl; i++) {
+		const char *str = NULL;
+
+		if (o->eh.e_type != ET_REL) {
+			str = addr_string(o, ld[i].value);
+		} else {
+			/* the relocation of the load's immediate or displacement */
+			size_t lo = 0, hi = nrels, sec;
+			uint64_t off;
+
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (rels[mid].off < ld[i].field)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < nrels && rels[lo].off == ld[i].field &&
+			    (rels[lo].type == R_32S || rels[lo].type == R_PC32) &&
+			    rel_target(o, &rels[lo], rels[lo].type == R_PC32 ? 4 : 0,
+				       &sec, &off))
+				str = sec_string(o, sec, off);
+			if (str && !text_like(str))
+				str = NULL;
+		}
+		if (!str || seen(strs, (size_t)ns, str))
+			continue;
+		strs[ns] = str;
+		at[ns++] = base + ld[i].at;
+	}
+	return nl < 0 ? -1 : ns;
+}
+
 /*
  * The formats of one call, the loads of its format's register from the
  * nearest: the nearest load's, and those of loads before it that a
@@ -1007,6 +1106,97 @@ static bool call_fmt(struct call_fmts *c, const unsigned char *text, size_t n,
 		return false;
 	if (c->n < MAX_FMTS)
 		c->v[c->n++] = fmt;
+	return true;
+}
+
+/*
+ * The sites of the call at offset call of section ti to a function of
+ * family f, inside function fn, from the control flow: false if the flow
+ * cannot tell (then the nearby loads are read)
+ */
+static bool flow_site(struct so *o, size_t ti, const unsigned char *text,
+		      size_t n, uint64_t base, const struct rel *rels,
+		      size_t nrels, uint64_t call, const struct family *f,
+		      const struct func *fn)
+{
+	const char *strs[MAX_FMTS], *lvl = NULL;
+	bool rel = o->eh.e_type == ET_REL, in_fn = fn && base + call < fn->end;
+	uint64_t at[MAX_FMTS];
+	int i, ns, nf = 0;
+
+	ns = flow_strings(o, ti, text, n, base, rels, nrels, call, f->reg,
+			  strs, at, MAX_FMTS);
+	if (ns < 0)
+		return false;
+	if (f->level == LVL_ARG) {
+		const char *l[2];
+		uint64_t la[2];
+
+		/* two levels reach the call: neither is the level of all */
+		int nl = flow_strings(o, ti, text, n, base, rels, nrels, call,
+				      REG_DI, l, la, 2);
+
+		if (nl == 1 || (nl == 2 && !strcmp(l[0], l[1])))
+			lvl = l[0];
+	}
+	for (i = 0; i < ns; i++) {
+		if (rel && !text_like(strs[i]))
+			continue;
+		add_site(o, f->kind, f->prefix, f->level, strs[i], lvl,
+			 in_fn ? fn->name : NULL, NULL, 0, o->modname,
+			 rel ? call : at[i]);
+		if (in_fn)
+			found_wrapper(o, f, strs[i], fn, text, n, base,
+				      rel && fn->local);
+		nf++;
+	}
+	if (nf)
+		o->st.formats[f->kind]++;
+	return true;
+}
+
+/* The same for a call of wrapper w: false if the flow cannot tell */
+static bool flow_wrapped(struct so *o, size_t ti, const unsigned char *text,
+			 size_t n, uint64_t base, const struct rel *rels,
+			 size_t nrels, uint64_t call,
+			 const struct kmsg_wrapper *w, const struct func *fn)
+{
+	const char *strs[MAX_FMTS], *lvl = NULL;
+	bool rel = o->eh.e_type == ET_REL, in_fn = fn && base + call < fn->end;
+	uint64_t at[MAX_FMTS];
+	int i, ns, nf = 0;
+	unsigned int reg;
+
+	for (reg = REG_DI; reg < w->reg && !lvl; reg++) {
+		int nl = 0;
+
+		ns = flow_strings(o, ti, text, n, base, rels, nrels, call,
+				  (int)reg, strs, at, MAX_FMTS);
+		if (ns < 0)
+			return false;
+		for (i = 0; i < ns; i++)
+			if (level_string(strs[i]) && (!lvl || strcmp(lvl, strs[i])) &&
+			    !nl++)
+				lvl = strs[i];
+		/* two levels reach the call: neither is the level of all */
+		if (nl > 1) {
+			lvl = NULL;
+			break;
+		}
+	}
+	ns = flow_strings(o, ti, text, n, base, rels, nrels, call, (int)w->reg,
+			  strs, at, MAX_FMTS);
+	if (ns < 0)
+		return false;
+	for (i = 0; i < ns; i++) {
+		if (level_string(strs[i]) || (rel && !text_like(strs[i])))
+			continue;
+		wrap_site(o, w, strs[i], lvl, in_fn ? fn->name : NULL,
+			  rel ? call : at[i]);
+		nf++;
+	}
+	if (nf)
+		o->st.formats[KMSG_SITE_WRAP]++;
 	return true;
 }
 
@@ -1204,8 +1394,8 @@ static struct ddebug *dd_at(struct so *o, size_t sec, uint64_t off)
  * The call at rels[i] of a module calls wrapper w: its sites.  The
  * level passed in a register before the format, if any.
  */
-static void rel_wrapped(struct so *o, const unsigned char *text, size_t n,
-			const struct rel *rels, size_t i,
+static void rel_wrapped(struct so *o, size_t ti, const unsigned char *text,
+			size_t n, const struct rel *rels, size_t nrels, size_t i,
 			const struct kmsg_wrapper *w, const struct func *fn)
 {
 	struct call_fmts cf = { .n = 0 };
@@ -1215,6 +1405,8 @@ static void rel_wrapped(struct so *o, const unsigned char *text, size_t n,
 	unsigned int reg;
 
 	o->st.calls[KMSG_SITE_WRAP]++;
+	if (flow_wrapped(o, ti, text, n, 0, rels, nrels, rels[i].off - 1, w, fn))
+		return;
 	for (reg = REG_DI; reg < w->reg && !lvl; reg++) {
 		j = i;
 		if (rel_arg(o, text, rels, i, &j, (int)reg, &sec, &off, &at) &&
@@ -1266,7 +1458,8 @@ static void rel_section(struct so *o, size_t ti, const struct rel *rels,
 			fn = func_at(o->funcs, o->nfuncs, (uint32_t)ti, r->off);
 			for (; (size_t)w < u->n && !strcmp(u->v[w].name, sy->name); w++)
 				if (wrapper_fits(o, &u->v[w], sy->shndx != SHN_UNDEF))
-					rel_wrapped(o, text, n, rels, i, &u->v[w], fn);
+					rel_wrapped(o, ti, text, n, rels, nrels, i,
+						    &u->v[w], fn);
 			continue;
 		}
 		if (fam < 0 || !rel_is_call(r, text))
@@ -1282,6 +1475,9 @@ static void rel_section(struct so *o, size_t ti, const struct rel *rels,
 			continue;
 		}
 		o->st.calls[f->kind]++;
+		fn = func_at(o->funcs, o->nfuncs, (uint32_t)ti, r->off);
+		if (flow_site(o, ti, text, n, 0, rels, nrels, r->off - 1, f, fn))
+			continue;
 		if (f->level == LVL_ARG) {
 			j = i;
 			while (!lvl && rel_arg(o, text, rels, i, &j, REG_DI, &sec, &off, &at))
@@ -1707,8 +1903,9 @@ static void exec_back_jumps(struct so *o, const unsigned char *text, size_t n,
 }
 
 /* The call at offset p of text (address base) calls wrapper w: its sites */
-static void exec_wrapped(struct so *o, const unsigned char *text, size_t n,
-			 uint64_t base, uint64_t p, const struct kmsg_wrapper *w)
+static void exec_wrapped(struct so *o, size_t ti, const unsigned char *text,
+			 size_t n, uint64_t base, uint64_t p,
+			 const struct kmsg_wrapper *w)
 {
 	const struct func *fn = func_at(o->funcs, o->nfuncs, 0, base + p);
 	struct call_fmts cf = { .n = 0 };
@@ -1719,6 +1916,8 @@ static void exec_wrapped(struct so *o, const unsigned char *text, size_t n,
 	if (fn && fn->start >= base)
 		lo = fn->start - base;
 	o->st.calls[KMSG_SITE_WRAP]++;
+	if (flow_wrapped(o, ti, text, n, base, NULL, 0, p, w, fn))
+		return;
 	for (reg = REG_DI; reg < w->reg && !lvl; reg++) {
 		const char *str = NULL;
 
@@ -1765,7 +1964,7 @@ static void exec_section(struct so *o, size_t ti)
 			while (fe && fe > o->wraps && fe[-1].start == target)
 				fe--;
 			for (; fe && fe < end && fe->start == target; fe++)
-				exec_wrapped(o, text, n, base, p,
+				exec_wrapped(o, ti, text, n, base, p,
 					     &o->use->v[fe->shndx]);
 			continue;
 		}
@@ -1809,6 +2008,8 @@ static void exec_section(struct so *o, size_t ti)
 			continue;
 		}
 		o->st.calls[f->kind]++;
+		if (flow_site(o, ti, text, n, base, NULL, 0, p, f, fn))
+			continue;
 		if (f->level == LVL_ARG) {
 			k = p;
 			scan_arg(o, text, base, lo, p, &k, REG_DI, &lvl);
@@ -1826,7 +2027,8 @@ static void exec_section(struct so *o, size_t ti)
 		if (cf.n)
 			o->st.formats[f->kind]++;
 	}
-	if (!o->use)
+	/* the flow has them, and more */
+	if (!o->use && !(o->flow_sec == ti && o->flow))
 		exec_back_jumps(o, text, n, base);
 }
 
@@ -1929,6 +2131,7 @@ int kmsg_sites_scan(const char *path, const void *image, size_t size,
 			wrapper_free(&found->v[--found->n]);
 	}
 	kmsg_msgs_free(&o.tmp);
+	kmsg_flow_free(o.flow);
 	free(o.secs);
 	free(o.syms);
 	free(o.funcs);

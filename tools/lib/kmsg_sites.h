@@ -8,8 +8,11 @@
  * kmsg_sites.c: _printk, _printk_deferred, __warn_printk, _dev_<level>,
  * _dev_printk, dev_printk_emit, dev_err_probe, dev_warn_probe,
  * netdev_<level>, netdev_printk, ibdev_<level>, ibdev_printk), and its
- * format the constant string the instruction loading the format's
- * argument register before the call refers to.  Dynamic debug sites
+ * formats the constant strings loaded into the format's argument
+ * register on the paths that reach the call (kmsg_flow.h: the code
+ * decoded from each function's start, followed backwards through jumps
+ * and register copies); where a call is not at an instruction of that
+ * decoding, the nearest loads before it (below).  Dynamic debug sites
  * (pr_debug, dev_dbg, ... with CONFIG_DYNAMIC_DEBUG) are read from their
  * struct _ddebug descriptors, which are exact; the call that passes a
  * descriptor tells which kind it is (pr_debug, dev_dbg, netdev_dbg,
@@ -21,7 +24,9 @@
  *    modname and object are the module's name (.modinfo "name=").
  *  - vmlinux (ET_EXEC): direct calls and tail calls (e8/e9 rel32) to a
  *    family function, its address from the ELF symbol table or, for a
- *    stripped vmlinux, from a System.map; before each, within the calling
+ *    stripped vmlinux, from a System.map; the loads' immediates and
+ *    displacements give the strings.  Without the flow: before each
+ *    call, within the calling
  *    function and after the previous call, the nearest "mov $imm32,%reg"
  *    (48 c7 c7/c6/c2) or "lea disp32(%rip),%reg" (48 8d 3d/35/15) whose
  *    address is a string of a non-executable section.  modname is ""
