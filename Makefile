@@ -11,7 +11,8 @@
 #   make initramfs the guest's initramfs: busybox, modules, kselftests
 #   make bench     benchmarks (guest: cost of a message next to printk;
 #                  host: kmsg-doc build-db of 10^5 messages, also make bench-db;
-#                  make bench-dmesg: kmsg dmesg --json at 10^5 sites)
+#                  kmsg dmesg --json with Debian's database, its start-up,
+#                  size and make distro-db time, also make bench-dmesg)
 #   make kmsg-check  the checker: are the build's messages documented?
 #   make docs-db   the docs database of this build (build/docs-db/kmsg.db)
 #   make distro-db the database of a stock Debian kernel package, as Debian
@@ -288,6 +289,7 @@ bench: initramfs
 	@tar xf $(BENCH)/disk.img -C $(BENCH) bench.dat
 	@tools/bench.sh $(TOOLS) $(BENCH)/bench.dat
 	@tools/bench-db.sh $(TOOLS)
+	@$(MAKE) --no-print-directory bench-dmesg
 
 # the host part alone: kmsg-doc build-db of 10^5 generated messages
 bench-db: tools
@@ -310,14 +312,16 @@ distro-db-6.1: deps tools
 	@KMSG_DOC=$(TOOLS)/kmsg-doc tools/distro-db.sh $(DISTRO_KERNEL_61) $(DISTRO_DB) \
 		$(BUILD)/distro
 
-# kmsg dmesg --json at distribution scale, on the host: DB, the database
-# of Debian's stock kernel (make distro-db), LOG, real log text (Debian's
-# kernel booted in the guest, qemu/stock/, and the guest consoles of make
-# check when there are any)
+# kmsg dmesg --json at distribution scale, on the host, on logs of the
+# database's kernel: DB, the database of Debian's stock kernel (make
+# distro-db), LOG, its log (the kernel booted in the guest, qemu/stock/);
+# then Debian 12's 6.1 database and the real machines' logs of
+# tools/tests/hwlogs
 DB ?= $(DISTRO_DB)/$(DISTRO_RELEASE).db
-LOG ?= $(wildcard qemu/stock/kmsg.raw $(CHECK)/console.log)
-bench-dmesg: distro-db
+LOG ?= qemu/stock/kmsg.raw
+bench-dmesg: distro-db distro-db-6.1
 	@tools/bench-dmesg.sh $(TOOLS) $(DB) $(LOG)
+	@tools/bench-dmesg.sh $(TOOLS) $(DISTRO_DB_61) $(wildcard tools/tests/hwlogs/*.dmesg)
 
 # --- tests ------------------------------------------------------------------
 
@@ -328,7 +332,7 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/tests/limits.sh tools/tests/tap-trap.sh tools/tests/dwarf.sh \
 	tools/tests/dbselect.sh tools/tests/sites.sh tools/tests/unpack.sh \
 	tools/tests/distro-db.sh tools/tests/docs-session.sh tools/tests/follow.sh \
-	tools/tests/service.sh tools/tests/hwlogs.sh
+	tools/tests/service.sh tools/tests/hwlogs.sh tools/tests/snapshot.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check

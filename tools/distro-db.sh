@@ -15,6 +15,7 @@
 # to this script's build, ../build/tools/kmsg-doc).  Shows progress on a
 # terminal, is quiet otherwise.
 set -eu
+start=$EPOCHREALTIME
 pkg=$1 out=$2 cache=$3 srctree=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 kmsg_doc=${KMSG_DOC:-$here/../build/tools/kmsg-doc}
@@ -94,8 +95,12 @@ fi
 
 # the modules' DWARF (the file and line of their sites): the -dbg package
 say "build-db $out/$release.db"
+built=$EPOCHREALTIME
 "$kmsg_doc" build-db --out "$out/$release.db.tmp" --dbg "$vmlinux" \
 	--dbg-modules "$dbg" --kbuild-map "$cache/modnames-$release.map" \
 	--source "$name $version" "$image"
 mv "$out/$release.db.tmp" "$out/$release.db"
+# how long it took, for make bench: seconds in all, of build-db
+awk -v s="$start" -v b="$built" -v e="$EPOCHREALTIME" \
+	'BEGIN { printf "%.0f %.0f\n", e - s, e - b }' > "$out/$release.time"
 echo "$out/$release.db"

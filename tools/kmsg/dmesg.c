@@ -28,6 +28,7 @@
 #include "kmsg_json.h"
 #include "kmsg_match.h"
 #include "kmsg_modrel.h"
+#include "kmsg_snap.h"
 #include "kmsg.h"
 
 /* A call site of the database, by pattern number */
@@ -83,6 +84,11 @@ struct dm {
 	bool stats;
 	struct kmsg_docs *docs;
 	struct kmsg_match *m;	/* NULL: no database, lines shown only */
+	/*
+	 * the snapshot the matcher and the sites were restored from (their
+	 * strings are its), NULL if they were built from the database
+	 */
+	struct kmsg_snap *snap;
 	struct site *sites;
 	size_t nsites, cap;
 	/* the strings many sites share: objects, prefixes (intern()) */
@@ -125,6 +131,15 @@ static void oom(void)
 {
 	fprintf(stderr, "%s: out of memory\n", prog);
 	exit(1);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		oom();
+	return p;
 }
 
 static char *xstrdup(const char *s)
@@ -401,11 +416,212 @@ static int add_chains(struct dm *d)
 	return 0;
 }
 
+/*
+ * Snapshots (kmsg_snap.h): the sites and the matcher built over them,
+ * kept for the database file in the user's cache directory, so that the
+ * next run maps them (tens of milliseconds) instead of reading every
+ * site from SQLite and building the matcher again (half a second for a
+ * distribution kernel's database)
+ */
+enum {
+	SNAP_SITES = 0x444d5301,
+	SNAP_SITE_STR,
+	SNAP_CONTS,
+	SNAP_CURATED,
+};
+
+#define SNAP_NONE	UINT32_MAX
+/* a database of fewer sites loads in a few milliseconds: none for it */
+#define SNAP_MIN_SITES	20000
+
+/* a site's strings, offsets in the snapshot's pool (prefix: SNAP_NONE) */
+struct site_str {
+	uint32_t file, function, format, object, prefix;
+};
+
+/*
+ * What a snapshot is made of: the layouts of its arrays, and this very
+ * build of kmsg (a rebuilt matcher may build another index)
+ */
+static uint64_t snap_sig(void)
+{
+	uint64_t sig = kmsg_match_snap_sig() ^ (uint64_t)sizeof(struct site) << 40;
+	struct stat st;
+
+	/* no /proc: which build this is is not known, no snapshots */
+	if (stat("/proc/self/exe", &st))
+		return 0;
+	sig ^= ((uint64_t)st.st_ino * 0x9e3779b97f4a7c15ull) ^
+	       ((uint64_t)st.st_mtim.tv_sec << 20) ^
+	       (uint64_t)st.st_mtim.tv_nsec ^ ((uint64_t)st.st_size << 8);
+	return sig ? sig : 1;
+}
+
+/*
+ * Save the sites and the matcher read from the database as it was at
+ * @id, unless it changed since (a database installed over it)
+ */
+static void save_snap(struct dm *d, const struct kmsg_snap_id *id)
+{
+	const char *db = kmsg_docs_path(d->docs);
+	uint64_t sig = snap_sig();
+	struct kmsg_snap_id now;
+	struct kmsg_snap_writer *w;
+	struct site_str *ss;
+	struct site *sites;
+	uint32_t *cur;
+	char path[PATH_MAX];
+	size_t i;
+
+	if (d->nsites < SNAP_MIN_SITES || !sig || !kmsg_snap_id(db, &now) ||
+	    memcmp(&now, id, sizeof(now)) || !kmsg_snap_path(db, path, sizeof(path)))
+		return;
+	w = kmsg_snap_writer_new();
+	sites = xcalloc(d->nsites + 1, sizeof(*sites));
+	ss = xcalloc(d->nsites + 1, sizeof(*ss));
+	cur = xcalloc(d->ncurated + 1, sizeof(*cur));
+	for (i = 0; i < d->nsites; i++) {
+		const struct site *s = &d->sites[i];
+
+		sites[i] = *s;
+		sites[i].file = sites[i].function = sites[i].format = NULL;
+		sites[i].object = sites[i].prefix = NULL;
+		sites[i].curated = NULL;
+		sites[i].documented = -1;
+		sites[i].looked_up = false;
+		ss[i].file = kmsg_snap_str(w, s->file);
+		ss[i].function = kmsg_snap_str(w, s->function);
+		ss[i].format = kmsg_snap_str(w, s->format);
+		ss[i].object = kmsg_snap_str(w, s->object);
+		ss[i].prefix = s->prefix ? kmsg_snap_str(w, s->prefix) : SNAP_NONE;
+	}
+	for (i = 0; i < d->ncurated; i++)
+		cur[i] = kmsg_snap_str(w, d->curated[i]);
+	if (!kmsg_match_snap_save(d->m, w)) {
+		kmsg_snap_add(w, SNAP_SITES, sites, d->nsites, sizeof(*sites));
+		kmsg_snap_add(w, SNAP_SITE_STR, ss, d->nsites, sizeof(*ss));
+		kmsg_snap_add(w, SNAP_CONTS, d->conts, d->nconts, sizeof(*d->conts));
+		kmsg_snap_add(w, SNAP_CURATED, cur, d->ncurated, sizeof(*cur));
+		kmsg_snap_write(w, path, db, id, sig);
+	}
+	free(sites);
+	free(ss);
+	free(cur);
+	kmsg_snap_writer_free(w);
+}
+
+/* Is the bool at @b, read from a file, 0 or 1? */
+static bool snap_bool(const bool *b)
+{
+	return *(const unsigned char *)b <= 1;
+}
+
+/* The sites and the matcher from the snapshot of database @id: true if so */
+static bool load_snap(struct dm *d, const struct kmsg_snap_id *id)
+{
+	const char *db = kmsg_docs_path(d->docs);
+	const struct site_str *ss;
+	const struct site *sites;
+	const uint32_t *cur;
+	const int *conts;
+	char path[PATH_MAX];
+	size_t n, nss, nc, ncur, i;
+	struct kmsg_snap *s;
+	struct kmsg_match *m;
+
+	uint64_t sig = snap_sig();
+
+	if (!sig || !kmsg_snap_path(db, path, sizeof(path)) ||
+	    !(s = kmsg_snap_open(path, id, sig)))
+		return false;
+	m = kmsg_match_snap_load(s);
+	sites = kmsg_snap_get(s, SNAP_SITES, sizeof(*sites), &n);
+	ss = kmsg_snap_get(s, SNAP_SITE_STR, sizeof(*ss), &nss);
+	conts = kmsg_snap_get(s, SNAP_CONTS, sizeof(*conts), &nc);
+	cur = kmsg_snap_get(s, SNAP_CURATED, sizeof(*cur), &ncur);
+	if (!m || !sites || !ss || !conts || !cur || nss != n ||
+	    n != kmsg_match_count(m) || n > INT_MAX || nc > INT_MAX)
+		goto bad;
+	d->sites = xcalloc(n + 1, sizeof(*d->sites));
+	d->nsites = d->cap = n;
+	for (i = 0; i < n; i++) {
+		struct site *t = &d->sites[i];
+
+		if (!snap_bool(&sites[i].cont) || !snap_bool(&sites[i].newline) ||
+		    !snap_bool(&sites[i].dyndbg))
+			goto bad;
+		memcpy(t, &sites[i], sizeof(*t));
+		t->looked_up = false;
+		t->documented = -1;
+		t->file = (char *)kmsg_snap_string(s, ss[i].file);
+		t->function = (char *)kmsg_snap_string(s, ss[i].function);
+		t->format = (char *)kmsg_snap_string(s, ss[i].format);
+		t->object = kmsg_snap_string(s, ss[i].object);
+		t->prefix = ss[i].prefix == SNAP_NONE ? NULL :
+			    kmsg_snap_string(s, ss[i].prefix);
+		t->curated = NULL;
+		if (!t->file || !t->function || !t->format || !t->object ||
+		    (ss[i].prefix != SNAP_NONE && !t->prefix) ||
+		    t->level < -1 || t->level > 7 ||
+		    (t->ncont && !t->format[0]) ||
+		    t->cont_at < 0 || t->ncont < 0 || (size_t)t->cont_at > nc ||
+		    (size_t)t->ncont > nc - (size_t)t->cont_at)
+			goto bad;
+	}
+	d->conts = xcalloc(nc + 1, sizeof(*d->conts));
+	for (i = 0; i < nc; i++) {
+		/* a chain's fragments have text (add_chains()) */
+		if (conts[i] < 0 || (size_t)conts[i] >= n ||
+		    !d->sites[conts[i]].format[0])
+			goto bad;
+		d->conts[i] = conts[i];
+	}
+	d->nconts = nc;
+	d->curated = xcalloc(ncur + 1, sizeof(*d->curated));
+	d->curated_cap = ncur + 1;
+	for (i = 0; i < ncur; i++) {
+		d->curated[i] = (char *)kmsg_snap_string(s, cur[i]);
+		if (!d->curated[i])
+			goto bad;
+		d->ncurated = i + 1;
+		if (i && strcmp(d->curated[i - 1], d->curated[i]) > 0)
+			goto bad;
+	}
+	d->m = m;
+	d->snap = s;
+	return true;
+bad:
+	kmsg_match_free(m);
+	free(d->sites);
+	d->sites = NULL;
+	d->nsites = d->cap = 0;
+	free(d->conts);
+	d->conts = NULL;
+	d->nconts = 0;
+	free(d->curated);
+	d->curated = NULL;
+	d->ncurated = d->curated_cap = 0;
+	kmsg_snap_close(s);
+	return false;
+}
+
 /* The matcher over every site of the database: 0 or -1 with a message */
 static int load_sites(struct dm *d)
 {
+	struct kmsg_snap_id id;
+	bool have_id = kmsg_snap_id(kmsg_docs_path(d->docs), &id);
 	int ret;
 
+	if (have_id && load_snap(d, &id)) {
+		ret = kmsg_docs_modules(d->docs, add_module, d);
+		if (ret == -ENOMEM)
+			oom();
+		if (ret) {
+			fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(d->docs));
+			return -1;
+		}
+		return 0;
+	}
 	d->m = kmsg_match_new();
 	if (!d->m)
 		oom();
@@ -422,6 +638,8 @@ static int load_sites(struct dm *d)
 		fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(d->docs));
 		return -1;
 	}
+	if (have_id)
+		save_snap(d, &id);
 	return 0;
 }
 
@@ -1273,9 +1491,11 @@ static void unload_db(struct dm *d)
 	size_t i;
 
 	for (i = 0; i < d->nsites; i++) {
-		free(d->sites[i].file);
-		free(d->sites[i].function);
-		free(d->sites[i].format);
+		if (!d->snap) {
+			free(d->sites[i].file);
+			free(d->sites[i].function);
+			free(d->sites[i].format);
+		}
 		free(d->sites[i].curated);
 	}
 	free(d->sites);
@@ -1291,13 +1511,15 @@ static void unload_db(struct dm *d)
 	d->nconts = 0;
 	kmsg_modrel_free(d->modrel);
 	d->modrel = NULL;
-	for (i = 0; i < d->ncurated; i++)
+	for (i = 0; i < d->ncurated && !d->snap; i++)
 		free(d->curated[i]);
 	free(d->curated);
 	d->curated = NULL;
 	d->ncurated = d->curated_cap = 0;
 	kmsg_match_free(d->m);
 	d->m = NULL;
+	kmsg_snap_close(d->snap);
+	d->snap = NULL;
 	kmsg_docs_close(d->docs);
 	d->docs = NULL;
 	d->st.docs = NULL;

@@ -309,6 +309,11 @@ const char *kmsg_docs_errmsg(const struct kmsg_docs *d)
 	return d->err;
 }
 
+const char *kmsg_docs_path(const struct kmsg_docs *d)
+{
+	return d->path;
+}
+
 void kmsg_docs_set_work_max(struct kmsg_docs *d, unsigned long long work)
 {
 	d->work_max = work ? work : KMSG_DOCS_WORK_MAX;

@@ -79,6 +79,8 @@ void kmsg_docs_close(struct kmsg_docs *docs);
  * none failed.  Valid until the next call.
  */
 const char *kmsg_docs_errmsg(const struct kmsg_docs *docs);
+/* The path it was opened with */
+const char *kmsg_docs_path(const struct kmsg_docs *docs);
 
 /* Tests: bound each call to @work instructions instead (0: the default) */
 void kmsg_docs_set_work_max(struct kmsg_docs *docs, unsigned long long work);

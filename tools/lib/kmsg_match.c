@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kmsg_match.h"
+#include "kmsg_snap.h"
 
 enum tok_kind {
 	T_LIT,		/* literal text */
@@ -88,6 +89,14 @@ struct kmsg_match {
 	struct feat *free_feat;	/* their features, in that order */
 	size_t nfree;
 	struct feat *feat;	/* per pattern: its literal text's features */
+	/*
+	 * the patterns with no anchor by their rarest feature (the index in
+	 * free_pats of those of feature b: fb_item[fb_start[b] ..
+	 * fb_start[b + 1]), 256: of none), and those a line has (fl)
+	 */
+	uint32_t *fb_start;
+	int *fb_item, *fl;
+	uint64_t *fbits;
 	uint32_t *stamp;	/* per pattern: the line it was last tried on */
 	uint32_t gen;
 	int *cand;
@@ -119,6 +128,8 @@ struct kmsg_match {
 		struct kmsg_match_result r;
 	} cache[KMSG_MATCH_CACHE];
 	unsigned int ncache, cache_next;
+	/* restored from a snapshot: its arrays are the snapshot's */
+	bool snap;
 };
 
 struct kmsg_match *kmsg_match_new(void)
@@ -132,17 +143,25 @@ void kmsg_match_free(struct kmsg_match *m)
 
 	if (!m)
 		return;
-	for (i = 0; i < m->n; i++) {
-		free(m->pats[i].id);
-		free(m->pats[i].text);
+	if (!m->snap) {
+		for (i = 0; i < m->n; i++) {
+			free(m->pats[i].id);
+			free(m->pats[i].text);
+		}
 	}
 	free(m->pats);
-	free(m->toks);
-	free(m->anchors);
-	free(m->free_pats);
-	free(m->free_feat);
-	free(m->feat);
+	if (!m->snap) {
+		free(m->toks);
+		free(m->anchors);
+		free(m->free_pats);
+		free(m->free_feat);
+		free(m->feat);
+	}
 	free(m->stamp);
+	free(m->fb_start);
+	free(m->fb_item);
+	free(m->fl);
+	free(m->fbits);
 	free(m->cand);
 	free(m->at);
 	free(m->memo);
@@ -513,6 +532,8 @@ int kmsg_match_add(struct kmsg_match *m, const char *id, const char *prefix,
 
 	if (nul)
 		fmt_len = nul - fmt;
+	if (m->snap)
+		return -EINVAL;
 	m->ncache = 0;
 	if (grow((void **)&m->pats, &m->cap, m->n, sizeof(*m->pats)))
 		return -ENOMEM;
@@ -591,7 +612,7 @@ void kmsg_match_set_level(struct kmsg_match *m, int pat, int level)
 {
 	struct pat *p;
 
-	if (pat < 0 || (size_t)pat >= m->n)
+	if (pat < 0 || (size_t)pat >= m->n || m->snap)
 		return;
 	m->ncache = 0;
 	p = &m->pats[pat];
@@ -873,7 +894,102 @@ static int shared_tags(struct kmsg_match *m)
 	return 0;
 }
 
+static bool feat_has(const struct feat *f, unsigned int bit)
+{
+	return f->w[bit / 64] >> (bit % 64) & 1;
+}
+
+/*
+ * Index the patterns with no anchor by the feature of theirs the fewest
+ * of them have: a line is then tested against those of its features
+ * only, not against all of them. 0 or -ENOMEM.
+ */
+static int free_index(struct kmsg_match *m)
+{
+	uint32_t count[257] = { 0 };
+	unsigned int *key;
+	size_t j;
+	unsigned int b;
+
+	free(m->fb_start);
+	free(m->fb_item);
+	free(m->fl);
+	free(m->fbits);
+	m->fbits = calloc(m->nfree / 64 + 1, sizeof(*m->fbits));
+	m->fb_start = calloc(258, sizeof(*m->fb_start));
+	m->fb_item = calloc(m->nfree + 1, sizeof(*m->fb_item));
+	m->fl = calloc(m->nfree + 1, sizeof(*m->fl));
+	key = calloc(m->nfree + 1, sizeof(*key));
+	if (!m->fb_start || !m->fb_item || !m->fl || !m->fbits || !key) {
+		free(key);
+		return -ENOMEM;
+	}
+	for (j = 0; j < m->nfree; j++)
+		for (b = 0; b < 256; b++)
+			count[b] += feat_has(&m->free_feat[j], b);
+	for (j = 0; j < m->nfree; j++) {
+		key[j] = 256;
+		for (b = 0; b < 256; b++)
+			if (feat_has(&m->free_feat[j], b) &&
+			    (key[j] == 256 || count[b] < count[key[j]]))
+				key[j] = b;
+	}
+	memset(count, 0, sizeof(count));
+	for (j = 0; j < m->nfree; j++)
+		count[key[j]]++;
+	for (b = 0; b < 257; b++)
+		m->fb_start[b + 1] = m->fb_start[b] + count[b];
+	memset(count, 0, sizeof(count));
+	/* in free_pats' order within each feature */
+	for (j = 0; j < m->nfree; j++)
+		m->fb_item[m->fb_start[key[j]] + count[key[j]]++] = (int)j;
+	free(key);
+	return 0;
+}
+
+/*
+ * The patterns with no anchor whose features the line (m->line) has, as
+ * indexes of free_pats, in its order, in m->fl: their number.  Those it
+ * leaves out best_of() would pass over: it only ends its loop at a
+ * pattern, which a later pattern in that order would end as well.
+ */
+static size_t free_filter(struct kmsg_match *m)
+{
+	size_t n = 0, k, words = (m->nfree + 63) / 64;
+	unsigned int b;
+
+	memset(m->fbits, 0, words * sizeof(*m->fbits));
+	for (b = 0; b < 257; b++) {
+		if (b < 256 && !feat_has(&m->line, b))
+			continue;
+		for (k = m->fb_start[b]; k < m->fb_start[b + 1]; k++) {
+			int j = m->fb_item[k];
+
+			if (feat_in(&m->line, &m->free_feat[j]))
+				m->fbits[j / 64] |= 1ull << (j % 64);
+		}
+	}
+	for (k = 0; k < words; k++) {
+		uint64_t w = m->fbits[k];
+
+		while (w) {
+			m->fl[n++] = (int)(k * 64 + (size_t)__builtin_ctzll(w));
+			w &= w - 1;
+		}
+	}
+	return n;
+}
+
+static int build(struct kmsg_match *m);
+
 int kmsg_match_build(struct kmsg_match *m)
+{
+	if (m->snap)
+		return 0;
+	return build(m);
+}
+
+static int build(struct kmsg_match *m)
 {
 	struct counts counts = { 0 };
 	struct pick pk;
@@ -960,10 +1076,188 @@ int kmsg_match_build(struct kmsg_match *m)
 			m->maxtok = m->pats[i].ntok;
 	free(m->at);
 	m->at = calloc(m->maxtok + 1, sizeof(*m->at));
-	if (!m->at)
+	if (!m->at || free_index(m))
 		return -ENOMEM;
 	m->built = m->n;
 	return 0;
+}
+
+/* ---- snapshots ----------------------------------------------------------- */
+
+enum {
+	SNAP_COUNTS = 0x4d415401,	/* n, ntoks, nanchors, nfree */
+	SNAP_PATS,
+	SNAP_PAT_STR,
+	SNAP_TEXT,
+	SNAP_TOKS,
+	SNAP_ANCHORS,
+	SNAP_FREE,
+	SNAP_FREE_FEAT,
+	SNAP_FEAT,
+};
+
+/* a pattern's strings: its id in the pool, its literal bytes in SNAP_TEXT */
+struct pat_str {
+	uint32_t id, pad;
+	uint64_t text, len;
+};
+
+unsigned long long kmsg_match_snap_sig(void)
+{
+	return (uint64_t)sizeof(struct pat) << 48 ^ (uint64_t)sizeof(struct tok) << 32 ^
+	       (uint64_t)sizeof(struct anchor) << 24 ^ (uint64_t)sizeof(struct feat) << 16 ^
+	       (uint64_t)T_REST << 8 ^ KMSG_MATCH_EVIDENCE_LONE;
+}
+
+int kmsg_match_snap_save(const struct kmsg_match *m, struct kmsg_snap_writer *w)
+{
+	uint64_t counts[4] = { m->n, m->ntoks, m->nanchors, m->nfree };
+	struct pat_str *ps;
+	struct pat *pats;
+	char *text = NULL;
+	size_t i, k, tlen = 0, tcap = 0;
+
+	if (m->built != m->n)
+		return -EINVAL;
+	pats = calloc(m->n + 1, sizeof(*pats));
+	ps = calloc(m->n + 1, sizeof(*ps));
+	if (!pats || !ps) {
+		free(pats);
+		free(ps);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->n; i++) {
+		const struct pat *p = &m->pats[i];
+		size_t len = 0;
+
+		for (k = p->tok; k < p->tok + p->ntok; k++)
+			if (m->toks[k].kind == T_LIT &&
+			    m->toks[k].off + m->toks[k].len > len)
+				len = m->toks[k].off + m->toks[k].len;
+		if (grow((void **)&text, &tcap, tlen + len + 1, 1)) {
+			free(pats);
+			free(ps);
+			free(text);
+			return -ENOMEM;
+		}
+		memcpy(text + tlen, p->text, len);
+		text[tlen + len] = '\0';
+		pats[i] = *p;
+		pats[i].id = NULL;
+		pats[i].text = NULL;
+		ps[i].id = kmsg_snap_str(w, p->id);
+		ps[i].text = tlen;
+		ps[i].len = len;
+		tlen += len + 1;
+	}
+	kmsg_snap_add(w, SNAP_COUNTS, counts, 4, sizeof(counts[0]));
+	kmsg_snap_add(w, SNAP_PATS, pats, m->n, sizeof(*pats));
+	kmsg_snap_add(w, SNAP_PAT_STR, ps, m->n, sizeof(*ps));
+	kmsg_snap_add(w, SNAP_TEXT, text, tlen, 1);
+	kmsg_snap_add(w, SNAP_TOKS, m->toks, m->ntoks, sizeof(*m->toks));
+	kmsg_snap_add(w, SNAP_ANCHORS, m->anchors, m->nanchors, sizeof(*m->anchors));
+	kmsg_snap_add(w, SNAP_FREE, m->free_pats, m->nfree, sizeof(*m->free_pats));
+	kmsg_snap_add(w, SNAP_FREE_FEAT, m->free_feat, m->nfree, sizeof(*m->free_feat));
+	kmsg_snap_add(w, SNAP_FEAT, m->feat, m->n, sizeof(*m->feat));
+	free(pats);
+	free(ps);
+	free(text);
+	return 0;
+}
+
+/* Is the bool at @b, read from a file, 0 or 1? */
+static bool snap_bool(const bool *b)
+{
+	return *(const unsigned char *)b <= 1;
+}
+
+struct kmsg_match *kmsg_match_snap_load(const struct kmsg_snap *s)
+{
+	size_t n, ntoks, nanch, nfree, nps, ntext, nfeat, nff, nc, i, k, lit;
+	const struct pat *pats;
+	const struct pat_str *ps;
+	const uint64_t *counts;
+	struct kmsg_match *m;
+	const char *text;
+
+	counts = kmsg_snap_get(s, SNAP_COUNTS, sizeof(*counts), &nc);
+	if (!counts || nc != 4)
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->snap = true;
+	/* the mapping is read-only: the arrays a match only reads are its */
+	pats = kmsg_snap_get(s, SNAP_PATS, sizeof(*pats), &n);
+	ps = kmsg_snap_get(s, SNAP_PAT_STR, sizeof(*ps), &nps);
+	text = kmsg_snap_get(s, SNAP_TEXT, 1, &ntext);
+	m->toks = (struct tok *)kmsg_snap_get(s, SNAP_TOKS, sizeof(*m->toks), &ntoks);
+	m->anchors = (struct anchor *)kmsg_snap_get(s, SNAP_ANCHORS,
+						    sizeof(*m->anchors), &nanch);
+	m->free_pats = (int *)kmsg_snap_get(s, SNAP_FREE, sizeof(*m->free_pats),
+					    &nfree);
+	m->free_feat = (struct feat *)kmsg_snap_get(s, SNAP_FREE_FEAT,
+						    sizeof(*m->free_feat), &nff);
+	m->feat = (struct feat *)kmsg_snap_get(s, SNAP_FEAT, sizeof(*m->feat), &nfeat);
+	if (!pats || !ps || !text || !m->toks || !m->anchors || !m->free_pats ||
+	    !m->free_feat || !m->feat || counts[0] != n || counts[1] != ntoks ||
+	    counts[2] != nanch || counts[3] != nfree || nps != n || nfeat != n ||
+	    nff != nfree || n > INT_MAX)
+		goto bad;
+	/* the patterns get the strings' addresses: a copy */
+	m->pats = malloc((n ? n : 1) * sizeof(*m->pats));
+	if (!m->pats)
+		goto bad;
+	memcpy(m->pats, pats, n * sizeof(*m->pats));
+	/* every index and offset a match follows in its bounds, every bool one */
+	for (i = 0; i < n; i++) {
+		struct pat *p = &m->pats[i];
+
+		if (!snap_bool(&p->weak) || !snap_bool(&p->str_first) ||
+		    !snap_bool(&p->tag_spaced) || !snap_bool(&p->tag_only) ||
+		    !(p->id = (char *)kmsg_snap_string(s, ps[i].id)) ||
+		    ps[i].text > ntext || ps[i].len >= ntext - ps[i].text ||
+		    p->tok > ntoks || p->ntok > ntoks - p->tok ||
+		    p->level < -1 || p->level > 7)
+			goto bad;
+		p->text = (char *)text + ps[i].text;
+		lit = 0;
+		for (k = p->tok; k < p->tok + p->ntok; k++) {
+			const struct tok *t = &m->toks[k];
+
+			if (t->kind > T_REST || !snap_bool(&t->pre) ||
+			    !snap_bool(&t->pad) || !snap_bool(&t->left) ||
+			    (t->kind == T_LIT &&
+			     (t->off > ps[i].len || t->len > ps[i].len - t->off)))
+				goto bad;
+			if (t->kind == T_LIT)
+				lit += t->len;
+		}
+		/* literal_runs() sizes its copy of the runs by it */
+		if (lit != p->literal)
+			goto bad;
+		if (p->ntok > m->maxtok)
+			m->maxtok = p->ntok;
+	}
+	for (i = 0; i < nanch; i++)
+		if (m->anchors[i].pat < 0 || (size_t)m->anchors[i].pat >= n ||
+		    (i && m->anchors[i].hash < m->anchors[i - 1].hash))
+			goto bad;
+	for (i = 0; i < nfree; i++)
+		if (m->free_pats[i] < 0 || (size_t)m->free_pats[i] >= n)
+			goto bad;
+	m->n = m->cap = m->built = n;
+	m->ntoks = m->tcap = ntoks;
+	m->nanchors = nanch;
+	m->nfree = nfree;
+	m->stamp = calloc(n ? n : 1, sizeof(*m->stamp));
+	m->at = calloc(m->maxtok + 1, sizeof(*m->at));
+	if (!m->stamp || !m->at || free_index(m))
+		goto bad;
+	return m;
+bad:
+	kmsg_match_free(m);
+	return NULL;
 }
 
 /* ---- matching ----------------------------------------------------------- */
@@ -1502,7 +1796,7 @@ static bool level_ok(const struct pat *p, int level)
  */
 static char *literal_runs(const struct kmsg_match *m, const struct pat *p)
 {
-	char *out = malloc(p->literal + p->ntok + 1), *o = out;
+	char *out = malloc((size_t)p->literal + p->ntok + 1), *o = out;
 	bool in_run = false;
 	unsigned int k;
 
@@ -1557,7 +1851,7 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 {
 	unsigned int best = 0;
 	bool found = false, partial = false, weak = false;
-	size_t i = 0, j = 0, nfree = with_free ? m->nfree : 0;
+	size_t i = 0, j = 0, nfree = with_free && m->nfree ? free_filter(m) : 0;
 	const struct feat *line = &m->line;
 
 	if (!m->ncand && !nfree)
@@ -1573,13 +1867,13 @@ static void best_of(struct kmsg_match *m, const char *text, size_t len,
 		int pat;
 
 		if (j == nfree || (i < m->ncand &&
-				   cmp_pat(m, m->cand[i], m->free_pats[j]) < 0)) {
+				   cmp_pat(m, m->cand[i], m->free_pats[m->fl[j]]) < 0)) {
 			pat = m->cand[i++];
 			/* added since kmsg_match_build(): tried by the naive loop */
 			need = (size_t)pat < m->built ? &m->feat[pat] : NULL;
 		} else {
-			need = &m->free_feat[j];
-			pat = m->free_pats[j++];
+			need = &m->free_feat[m->fl[j]];
+			pat = m->free_pats[m->fl[j++]];
 		}
 		p = &m->pats[pat];
 		/*

@@ -149,6 +149,19 @@ unsigned int kmsg_match_evidence(const struct kmsg_match *m, int pat);
 /* Build the index over the patterns added: 0 or -ENOMEM */
 int kmsg_match_build(struct kmsg_match *m);
 
+/*
+ * Snapshots (kmsg_snap.h): the built matcher @m saved in @w (0, -EINVAL
+ * if it is not built, -ENOMEM), and a matcher restored from @s (NULL if
+ * @s has none, or one whose indexes or offsets are out of bounds): it
+ * matches as the saved one did; no pattern can be added to it.
+ * kmsg_match_snap_sig(): the layout the snapshot's arrays have.
+ */
+struct kmsg_snap_writer;
+struct kmsg_snap;
+int kmsg_match_snap_save(const struct kmsg_match *m, struct kmsg_snap_writer *w);
+struct kmsg_match *kmsg_match_snap_load(const struct kmsg_snap *s);
+unsigned long long kmsg_match_snap_sig(void);
+
 size_t kmsg_match_count(const struct kmsg_match *m);
 const char *kmsg_match_id(const struct kmsg_match *m, int pat);
 
