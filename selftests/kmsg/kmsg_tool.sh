@@ -43,11 +43,13 @@ live() {	# live OUT COUNT MESSAGES... -- ARGS...
 # log is read through one open file: a read fails with EPIPE once when
 # records were lost before it got to them (cat stops there, status 1),
 # and the next read goes on with the oldest record left. The last cat
-# waits for more and is ended by timeout (status 143).
+# waits for more and is ended by timeout (status 143): after 5 s, time
+# for the debug kernel under TCG to hand out a ring buffer full of the
+# storms' records (in 1 s it did not reach the mark once).
 kmsg_texts() {
 	tries=0
 	while [ $tries -lt 10 ]; do
-		timeout 1 cat
+		timeout 5 cat
 		[ $? = 1 ] || break
 		tries=$((tries + 1))
 	done < /dev/kmsg > "$tmp/all" 2> /dev/null
