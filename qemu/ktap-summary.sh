@@ -40,14 +40,21 @@
 # lockdep, hung tasks, soft and hard lockups, RCU stalls, unknown NMIs,
 # the OOM killer, page allocation failures, a stack dump without any of
 # these, and "printk messages dropped" (the log is incomplete); each is
-# counted as a failure. A test that provokes such a report on purpose
-# brackets it in the kernel log with
+# counted as a failure. A stack dump ("Call Trace:") belongs to a report
+# at most 200 lines above it; without one, it is a report of its own. A
+# test that provokes such a report on purpose brackets it in the kernel
+# log with
 #
 #   ktap-summary: expect begin TEXT
 #   ktap-summary: expect end
 #
-# (written to /dev/kmsg); in between, reports that contain TEXT, and
-# stack dumps, are not failures. A test during which the console must
+# (written to /dev/kmsg); in between, console lines that contain TEXT are
+# not failures, and a stack dump after such a report is part of it, as
+# after any report. A report line without TEXT still fails, window or
+# not. "printk messages dropped" is no report with a stack dump: a stack
+# dump after it alone fails, in a window that expects it too
+# (kmsg_follow.sh's, whose test proves that every record its overrun
+# lost was its own). A test during which the console must
 # stay silent (it lowered the console level to hide its own messages)
 # brackets that time with
 #
@@ -65,6 +72,15 @@
 # (124) or a guest that never reported (125) is a failure. Both may be
 # given once per guest boot; NAME labels the boot's reports.
 #
+# When qemu/run.sh booted a guest twice because the first boot died of
+# QEMU's stale int3, it kept the first boot's console beside LOG, as
+# console-stale-int3.log in the same directory. The summary notes the
+# retry, and searches that console with the same rules up to its
+# "Oops: int3" line (the oops, its stack dump and the panic are the
+# emulator's): a report before it fails, as the first boot's. That
+# console ends with the int3, not with KMSG-GUEST-DONE, and need not hold
+# the required windows.
+#
 # Exit status: 0 when nothing failed and something passed, 1 otherwise.
 set -uo pipefail
 
@@ -81,10 +97,16 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-# reports LOG ALLOW WINDOWS: the reports of a kernel log, one line each
-# (see above); "NOTE: " lines are allowed emulator lines
+# the first boot's console that qemu/run.sh kept beside LOG when it
+# booted again after QEMU's stale int3 (the one name both scripts use)
+STALE_INT3='console-stale-int3.log'
+
+# reports LOG ALLOW WINDOWS [FIRST]: the reports of a kernel log, one line
+# each (see above); "NOTE: " lines are allowed emulator lines. With FIRST
+# set, LOG is the console of a boot that died of QEMU's stale int3: read
+# up to its "Oops: int3", and not required to end or to hold WINDOWS
 reports() {
-	awk -v allowfile="$2" -v windows="$3" '
+	awk -v allowfile="$2" -v windows="$3" -v first="${4:-}" '
 	BEGIN {
 		report = "Oops|BUG:|^BUG |WARNING:|Kernel panic|" \
 			 "general protection fault|UBSAN:|KASAN:|KFENCE:|" \
@@ -94,6 +116,8 @@ reports() {
 			 "NMI received for unknown reason|" \
 			 "printk messages dropped|Unable to handle kernel|" \
 			 "invoked oom-killer|page allocation failure"
+		# a report that has no stack dump of its own
+		nostack = "printk messages dropped"
 		nallow = 0
 		while ((getline a < allowfile) > 0)
 			if (a !~ /^[ \t]*(#|$)/)
@@ -101,6 +125,8 @@ reports() {
 		nwin = split(windows, want, " ")
 	}
 	{ sub(/\r$/, ""); sub(/^\[ *[0-9]+\.[0-9]+\] /, "") }
+	# the emulator'"'"'s int3: it and all after it are not the kernel'"'"'s
+	first && /Oops: int3/ { int3 = 1; exit }
 	/^Linux version / { booted = 1 }
 	/KMSG-GUEST-DONE/ { done = 1 }
 	/ktap-summary: expect begin / {
@@ -116,11 +142,22 @@ reports() {
 		next
 	}
 	/ktap-summary: quiet end/ { quiet = ""; next }
-	text != "" && index($0, text) { next }
-	$0 ~ report { print; last = NR; next }
+	# what the window expects; a stack dump may follow it if it is a
+	# report (not a line of dropped records)
+	text != "" && index($0, text) {
+		if ($0 ~ report && $0 !~ nostack)
+			last = NR
+		next
+	}
+	$0 ~ report {
+		print
+		if ($0 !~ nostack)
+			last = NR
+		next
+	}
 	/Call Trace:/ {
-		# a stack dump belongs to the report above it
-		if (text == "" && (last == 0 || NR - last > 200))
+		# a stack dump belongs to the report above it, expected or not
+		if (last == 0 || NR - last > 200)
 			print "BUG: stack dump without a report: " $0
 		next
 	}
@@ -135,12 +172,16 @@ reports() {
 		print "BUG: on the console in quiet window " quiet ": " $0
 	}
 	END {
+		if (!booted) print "BUG: the console log does not start with the boot"
+		if (first) {
+			if (!int3) print "BUG: the console log has no \"Oops: int3\""
+			exit
+		}
 		if (text != "") print "BUG: expected report did not end: " text
 		if (quiet != "") print "BUG: quiet window did not end: " quiet
 		for (i = 1; i <= nwin; i++)
 			if (!(want[i] in seen))
 				print "BUG: no quiet window " want[i] " on the console"
-		if (!booted) print "BUG: the console log does not start with the boot"
 		if (!done) print "BUG: the console log ends before the guest reported"
 	}
 	' "$1"
@@ -157,25 +198,37 @@ for guest_rc in "${guest_rcs[@]}"; do
 	*) extra+=("$name: test job exited with status $guest_rc") ;;
 	esac
 done
+# console_reports NAME LOG [FIRST]: the reports of LOG as failures of NAME
+# (at most 50 lines), its allowed lines as notes
+console_reports() {
+	local shown=0 more=0 line
+	while IFS= read -r line; do
+		case $line in
+		NOTE:*) echo "NOTE: $1: ${line#NOTE: }"; continue ;;
+		esac
+		if [ $shown -lt 50 ]; then
+			extra+=("$1: $line")
+			shown=$((shown + 1))
+		else
+			more=$((more + 1))
+		fi
+	done < <(reports "$2" "$allow" "${windows[*]}" "${3:-}")
+	[ $more = 0 ] || extra+=("$1: and $more more report lines")
+}
+
 for console in "${consoles[@]}"; do
 	name=kernel
 	case $console in *:*) name="kernel ${console%%:*}"; console=${console#*:} ;; esac
 	if [ -f "$console" ]; then
-		shown=0 more=0
-		while IFS= read -r line; do
-			case $line in
-			NOTE:*) echo "NOTE: $name: ${line#NOTE: }"; continue ;;
-			esac
-			if [ $shown -lt 50 ]; then
-				extra+=("$name: $line")
-				shown=$((shown + 1))
-			else
-				more=$((more + 1))
-			fi
-		done < <(reports "$console" "$allow" "${windows[*]}")
-		[ $more = 0 ] || extra+=("$name: and $more more report lines")
+		console_reports "$name" "$console"
 	else
 		extra+=("$name: no console log $console")
+	fi
+	# the first boot of a guest booted twice (qemu/run.sh)
+	stale=$(dirname "$console")/$STALE_INT3
+	if [ -f "$stale" ]; then
+		echo "NOTE: $name: booted twice: the first boot died of QEMU's stale int3 ($STALE_INT3)"
+		console_reports "$name (first boot)" "$stale" 1
 	fi
 done
 for expect in "${expects[@]}"; do

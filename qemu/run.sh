@@ -24,6 +24,13 @@
 # guest.log (ttyS1: what the guest's job printed). The exit status is
 # the job's ("KMSG-GUEST-DONE rc=N" on ttyS1); 124 on timeout, 125 when
 # the guest ended without reporting.
+#
+# A guest that died of QEMU's stale int3 (stale_int3() below) is booted
+# once more; the first boot's console is kept as
+# OUTDIR/console-stale-int3.log, beside console.log, where
+# qemu/ktap-summary.sh looks for it by that name: it notes the retry and
+# fails on any report of the first boot before the int3. The file exists
+# only when this run booted twice.
 set -euo pipefail
 
 mode=check timeout=600 smp=2 accel=tcg append="" disk="" mem=512 icount=""
@@ -44,9 +51,12 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -eq 3 ] || { sed -n '4,27p' "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n '4,33p' "$0" >&2; exit 2; }
 kernel=$1 initrd=$2 outdir=$3
 mkdir -p "$outdir"
+# the first boot's console of a retry, read by qemu/ktap-summary.sh
+stale_console=$outdir/console-stale-int3.log
+rm -f "$stale_console"
 
 # boot MODE ACCEL TIMEOUT OUTDIR
 boot() {
@@ -120,8 +130,8 @@ rc=0
 boot "$mode" "$accel" "$timeout" "$outdir" || rc=$?
 # once more after the emulator's stale int3, its console kept
 if [ "$accel" = tcg ] && stale_int3 "$outdir/console.log"; then
-	cp "$outdir/console.log" "$outdir/console-stale-int3.log"
-	echo "run.sh: the guest died of an int3 no longer in memory, QEMU's (console: $outdir/console-stale-int3.log): booting it once more" >&2
+	cp "$outdir/console.log" "$stale_console"
+	echo "run.sh: the guest died of an int3 no longer in memory, QEMU's (console: $stale_console): booting it once more" >&2
 	rc=0
 	boot "$mode" "$accel" "$timeout" "$outdir" || rc=$?
 fi

@@ -37,7 +37,9 @@ for t in "${cases[@]}"; do
 	[ -f "$here/ktap/$name.console" ] && args+=(--console "$here/ktap/$name.console")
 	[ -f "$here/ktap/$name.guest-rc" ] && args+=(--guest-rc "$(cat "$here/ktap/$name.guest-rc")")
 	# NAME.args: more options, one per line, @DIR@ for ktap/ (a second
-	# guest boot)
+	# guest boot; a directory ktap/NAME/ of a case's files, such as a
+	# guest's output directory or make check's, which the glob of cases
+	# does not reach)
 	[ -f "$here/ktap/$name.args" ] && mapfile -t -O ${#args[@]} args < \
 		<(sed "s|@DIR@|$here/ktap|g" "$here/ktap/$name.args")
 	out=$("$summary" "${args[@]}" "$t")

@@ -19,9 +19,12 @@
 #				test sets no trap of its own, as that would
 #				replace these.
 #   quiet_begin NAME [TEXT]	"ktap-summary: quiet begin NAME" on the console;
-#				with TEXT, console reports that contain TEXT
+#				with TEXT, console lines that contain TEXT
 #				are expected in the window ("ktap-summary:
-#				expect begin TEXT")
+#				expect begin TEXT"): only those, and a stack
+#				dump only after such a report; any other
+#				report still fails, and a stack dump after a
+#				"printk messages dropped" line too
 #   quiet_end			"ktap-summary: quiet end", and the end of
 #				what quiet_begin expected
 _quiet_cleanup=
