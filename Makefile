@@ -346,7 +346,9 @@ SUMMARY_CONSOLE_ARGS := --require-window kmsg_storm.sh \
 # The kselftests run twice: on the guest kernel, then on the debug kernel
 # (KASAN, UBSAN, lockdep, KFENCE), where any report they print fails;
 # each guest must run every kselftest of qemu/kselftests. Then the proof
-# that a report in the storm and a missing kselftest turn this red.
+# that a report in the storm and a missing kselftest turn this red. The
+# host tests' TAP files must be those of qemu/host-tests, none missing,
+# none more.
 check: host-tests guest-check record-tests guest-check-debug storm-report stock-check
 	@qemu/ktap-summary.sh --console $(CHECK)/console.log \
 		--guest-rc "$$(cat $(CHECK)/guest.rc)" \
@@ -356,6 +358,7 @@ check: host-tests guest-check record-tests guest-check-debug storm-report stock-
 		--expect $(KSFT_LIST):$(CHECK)/debug/guest-debug.log \
 		--controlled $(CHECK)/guest.log \
 		--controlled $(CHECK)/debug/guest-debug.log \
+		--expect-files qemu/host-tests:$(CHECK) \
 		$(SUMMARY_CONSOLE_ARGS) \
 		$(CHECK)/host-*.tap $(CHECK)/guest.log $(CHECK)/debug/guest-debug.log
 

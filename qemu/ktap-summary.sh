@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ktap-summary.sh [--console [NAME:]LOG]... [--guest-rc [NAME:]N]...
-#                 [--expect LIST:FILE]... [--controlled FILE]...
-#                 [--require-window NAME]... [--allow FILE] FILE...
+#                 [--expect LIST:FILE]... [--expect-files LIST:DIR]...
+#                 [--controlled FILE]... [--require-window NAME]...
+#                 [--allow FILE] FILE...
 #
 # Read (K)TAP output -- host test suites and the guest's kselftest run,
 # where nested results carry one "# " per level -- and print each failed
@@ -34,6 +35,11 @@
 # --expect LIST:FILE: FILE must report every kselftest of LIST
 # (qemu/kselftests: "COLLECTION:TEST" a line), each as a result of its
 # own; one that did not run is a failure.
+#
+# --expect-files LIST:DIR: DIR must hold NAME.tap for every NAME of LIST
+# (qemu/host-tests: the host tests' TAP files, "host-tools-tests-run" a
+# line); a listed file that is missing did not run, and a DIR/host-*.tap
+# that LIST does not name fails too, so that LIST stays complete.
 #
 # With --console, the kernel log is searched for reports: oopses, BUGs,
 # WARNINGs, panics, sanitizer and SLUB reports (KASAN, UBSAN, KFENCE),
@@ -84,12 +90,14 @@
 # Exit status: 0 when nothing failed and something passed, 1 otherwise.
 set -uo pipefail
 
-consoles=() guest_rcs=() expects=() controlled=() windows=() allow=/dev/null
+consoles=() guest_rcs=() expects=() expect_files=() controlled=() windows=()
+allow=/dev/null
 while [ $# -gt 0 ]; do
 	case $1 in
 	--console) consoles+=("$2"); shift 2 ;;
 	--guest-rc) guest_rcs+=("$2"); shift 2 ;;
 	--expect) expects+=("$2"); shift 2 ;;
+	--expect-files) expect_files+=("$2"); shift 2 ;;
 	--controlled) controlled+=("$2"); shift 2 ;;
 	--require-window) windows+=("$2"); shift 2 ;;
 	--allow) allow=$2; shift 2 ;;
@@ -244,6 +252,25 @@ for expect in "${expects[@]}"; do
 		grep -qxF -- "$t" <<<"$ran" ||
 			extra+=("$(basename "$f"): kselftest $t did not run")
 	done < <(grep -v '^[[:space:]]*\(#\|$\)' "$list")
+done
+
+for ef in "${expect_files[@]}"; do
+	list=${ef%%:*} dir=${ef#*:}
+	if [ ! -s "$list" ]; then
+		extra+=("$list: no list of host tests")
+		continue
+	fi
+	want=$(grep -v '^[[:space:]]*\(#\|$\)' "$list")
+	while read -r t; do
+		[ -z "$t" ] || [ -f "$dir/$t.tap" ] ||
+			extra+=("$t.tap: did not run (listed in $(basename "$list"))")
+	done <<<"$want"
+	for f in "$dir"/host-*.tap; do
+		[ -f "$f" ] || continue
+		t=$(basename "$f" .tap)
+		grep -qxF -- "$t" <<<"$want" ||
+			extra+=("$t.tap: not in $(basename "$list"), the list of the host tests")
+	done
 done
 
 counts=$(mktemp)
