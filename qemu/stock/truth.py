@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# truth.py truth KMSG.RAW SITES     the truth file (qemu/stock/truth.tsv)
+# truth.py truth KMSG.RAW SITES     the truth file (qemu/stock/truth.tsv),
+#                                   its head (HEADER) included
 # truth.py candidates KMSG.RAW SITES [SRC]
 #                                   records no site matches, with the
 #                                   lines of SRC (git tree, tag base)
@@ -160,11 +161,67 @@ def esc(s):
     return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
 
 
+# The head of truth.tsv, written with it: what the file is, and the
+# judgements made where the source left a choice (re-read at tag base).
+HEADER = """\
+# The truth of qemu/stock/kmsg.raw: one line per /dev/kmsg record, by seq.
+# Made by: KMSG_DOC=build/tools/kmsg-doc qemu/stock/truth.py truth \\
+#          qemu/stock/kmsg.raw qemu/stock/sites.tsv > qemu/stock/truth.tsv
+# (this head too: edit qemu/stock/truth.py or sites.tsv, never this file;
+# tools/tests/stock-log.sh fails if it is not what they make).
+# Fields (tab-separated): seq, level (prio & 7), the expected id or class,
+# KBUILD_MODNAME, the site (FILE:LINE in Debian's 6.12.118 source), the
+# format as compiled in C escapes (a final \\c: the first fragment of a
+# record continued with pr_cont()), and a note on how the site was found.
+# id: MODNAME.hXXXXXXXX from kmsg-doc auto-id. Classes: "noliteral" (the
+# format has no text of its own), "userspace" (written to /dev/kmsg by
+# the guest's init), "unknown" (no site in sites.tsv fits the record
+# yet: the note column then holds the record's text).
+# STATUS: {status}.
+# All sites were checked against the source at tag base by script (the
+# call at FILE:LINE, its literals concatenated, the file's pr_fmt/header
+# pr_fmt, kbuild's modname map for built-in code) and the "auto:" lines
+# that did not pass were read by hand. Convention: the printk-family
+# call that formats the record; a wrapper printing its caller's format
+# through a %pV or a buffer is looked through, its caller's format the
+# site (notes "wrapped:"); prefix-pasting macros are too (see
+# qemu/stock/truth.py).
+# Judgements, each re-read in the source at tag base:
+# 279 ("pnp 00:02: [dma 2]", a debug record): resource.c:565, the
+#   dev_printk(KERN_DEBUG, ..., "%pR\\n") of pnp_add_dma_resource(),
+#   called by pnpacpi (rsparser.c:240) for the device's DMA channel. It
+#   prints at any loglevel; the same "%pR\\n" of pnp_add_irq_resource()
+#   and pnp_add_resource() is dev_dbg(), off (no "[irq"/"[io"/"[mem"
+#   record in the log), and the other dev_printk(KERN_DEBUG) ones
+#   (:589, :613, :637) print an io, mem or bus resource, never "[dma".
+# 385-390 ("scsi hostN: ahci"): hosts.c:225. shost_printk() is a macro,
+#   dev_printk(level, &shost->shost_gendev, fmt, ...)
+#   (include/scsi/scsi_host.h:740), not a buffer: its "%s\\n" is the
+#   format printk gets, so noliteral; "scsi host0: " is dev_printk's
+#   prefix, "ahci" libata's sht->name (__ATA_BASE_SHT has no .info).
+# 416/417: e1000_init_module()'s pr_info("%s\\n", e1000_driver_string) at
+#   e1000_main.c:220 and pr_info("%s\\n", e1000_copyright) at :222. The
+#   same format ("e1000: %s\\n" with e1000.h's pr_fmt) in the same module:
+#   one id for both, as an id is of a module's format; the truth tells
+#   the two sites apart by the strings (e1000_main.c:12, :13), for the
+#   file and line only.
+"""
+
+
+def status(kinds):
+    """the STATUS line of the head: how many records of each kind"""
+    ids = sum(n for k, n in kinds.items() if ".h" in k)
+    unknown = kinds.get("unknown", 0)
+    s = ("every record sited (0 \"unknown\")" if not unknown else
+         "%d records \"unknown\"" % unknown)
+    return "%s: %d ids, %d noliteral, %d userspace" % (
+        s, ids, kinds.get("noliteral", 0), kinds.get("userspace", 0))
+
+
 def truth(kmsg, sitesf):
     sites, picks = read_sites(sitesf)
     recs = read_kmsg(kmsg)
-    bad, ids = 0, {}
-    print("# seq\tprio\tid\tmodname\tsite\tformat\tnote")
+    bad, ids, kinds, lines = 0, {}, {}, []
     for r in recs:
         hits = fits(r, sites, picks)
         if len(hits) > 1:
@@ -174,14 +231,21 @@ def truth(kmsg, sitesf):
             continue
         if not hits:
             # a record no listed site fits: its site was not found (yet)
-            print("\t".join([str(r["seq"]), str(r["prio"] & 7), "unknown", "-", "-", "-",
-                             esc(r["text"])]))
+            kinds["unknown"] = kinds.get("unknown", 0) + 1
+            lines.append("\t".join([str(r["seq"]), str(r["prio"] & 7), "unknown",
+                                    "-", "-", "-", esc(r["text"])]))
             continue
         s = hits[0]
         if s not in ids:
             ids[s] = s.klass()
-        print("\t".join([str(r["seq"]), str(r["prio"] & 7), ids[s],
-                         s.modname, s.where, s.fmt_c + ("\\c" if s.cont else ""), s.note]))
+        kinds[ids[s]] = kinds.get(ids[s], 0) + 1
+        lines.append("\t".join([str(r["seq"]), str(r["prio"] & 7), ids[s],
+                                s.modname, s.where,
+                                s.fmt_c + ("\\c" if s.cont else ""), s.note]))
+    print(HEADER.format(status=status(kinds)), end="")
+    print("# seq\tprio\tid\tmodname\tsite\tformat\tnote")
+    for line in lines:
+        print(line)
     unused = [s.where for s in sites if s not in ids]
     if unused:
         print("sites no record fits: " + " ".join(unused), file=sys.stderr)
