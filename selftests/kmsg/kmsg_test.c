@@ -205,12 +205,56 @@ TEST(index_follows_module)
 	EXPECT_EQ(0, stat(INDEX_PATH, &st));
 }
 
-/* A number that is not a message is refused and prints nothing */
+/*
+ * The records of kmsgtest that can be read from @fd, a non-blocking
+ * /dev/kmsg: its messages ("kmsgtest.N: ", after its device's prefix for
+ * some), or any other text it prints of its own ("kmsgtest: ..."). The
+ * text of the last is left in @rec.
+ */
+static int kmsgtest_records(int fd, struct kmsg_record *rec)
+{
+	static char buf[RECORD_MAX];
+	static struct kmsg_record tmp;
+	int found = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		if (parse_record(buf, &tmp))
+			continue;
+		if (!strncmp(tmp.text, "kmsgtest", strlen("kmsgtest")) ||
+		    !strncmp(tmp.text, DEV_PREFIX, strlen(DEV_PREFIX))) {
+			*rec = tmp;
+			found++;
+		}
+	}
+	return found;
+}
+
+/*
+ * A number that is not a message is refused and prints nothing: the
+ * records printed while the write runs are in /dev/kmsg when it returns
+ */
 TEST(unknown_number_rejected)
 {
+	static struct kmsg_record rec;
+	int fd;
+
 	ASSERT_EQ(0, load_kmsgtest());
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd) TH_LOG("/dev/kmsg: %s", strerror(errno));
+	ASSERT_NE(-1, lseek(fd, 0, SEEK_END));
 	EXPECT_EQ(-EINVAL, write_str(FIRE_PATH, "999\n"));
 	EXPECT_EQ(-EINVAL, write_str(FIRE_PATH, "x\n"));
+	EXPECT_EQ(0, kmsgtest_records(fd, &rec)) {
+		TH_LOG("kmsgtest printed: %s", rec.text);
+	}
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
