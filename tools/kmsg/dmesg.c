@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kmsg_dmesg.h"
@@ -1959,8 +1960,11 @@ out:
 
 /* the test double's in-band EPIPE: a datagram of these bytes alone */
 #define FOLLOW_EPIPE		"EPIPE"
-/* records written between two state files at most, when never idle */
-#define FOLLOW_BATCH		1024
+/*
+ * how old the state file may get while records keep coming (never idle):
+ * what a kill -9 writes twice on restart is what was written in this time
+ */
+#define FOLLOW_SYNC_NS		(500 * 1000000ULL)
 /* /dev/kmsg's records are at most 8 KiB (CONSOLE_EXT_LOG_MAX) */
 #define FOLLOW_REC_MAX		16384
 
@@ -1985,6 +1989,7 @@ struct follow {
 	bool have_last;			/* a record written since the start */
 	unsigned long long last;	/* its seq */
 	unsigned long since_state;	/* records written since the state file */
+	unsigned long long synced;	/* when it was written (monotonic ns) */
 	unsigned long bad, skipped, written;
 	struct kmsg_strbuf subsys, kdev, body;
 };
@@ -2057,12 +2062,21 @@ static int follow_state_load(struct follow *fw)
 	return 0;
 }
 
+static unsigned long long follow_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
 /* The output out, then the state file that accounts for it. 0 or -1 */
 static int follow_sync(struct follow *fw)
 {
 	struct kmsg_follow_state s;
 	int ret;
 
+	fw->synced = follow_now();
 	if (fflush(stdout) || journal_flush(&fw->st)) {
 		fprintf(stderr, "%s: writing the output: %s\n", prog,
 			strerror(errno));
@@ -2301,7 +2315,8 @@ written:
 	fw->have_last = true;
 	fw->last = l.seq;
 	fw->written++;
-	if (++fw->since_state >= FOLLOW_BATCH && follow_sync(fw))
+	fw->since_state++;
+	if (follow_now() - fw->synced >= FOLLOW_SYNC_NS && follow_sync(fw))
 		return -EIO;
 	return 0;
 }
@@ -2397,6 +2412,7 @@ static int follow(struct dm *d)
 	/* a state file needs the boot id; else it only dates --export */
 	if (follow_boot_id(&fw) && (o->state || getenv("STATE_DIRECTORY")))
 		return 1;
+	fw.synced = follow_now();
 	if (follow_state_load(&fw) || follow_open(&fw))
 		goto out;
 	d->input = fw.dev;
