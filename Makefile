@@ -71,7 +71,7 @@ DEB_PKGS := linux-source-6.12 gcc make libc6-dev flex bison bc libelf-dev libzyd
 	xz-utils file perl gzip rsync time pkg-config libtraceevent-dev libtracefs-dev \
 	libtracecmd-dev trace-cmd libsqlite3-dev sqlite3 zlib1g-dev man-db \
 	clang libclang-rt-14-dev libsystemd-dev systemd-journal-remote locales \
-	dpkg-dev binutils bsdutils libarchive-dev libdw-dev zstd lz4 bzip2 systemd
+	dpkg-dev binutils bsdutils libarchive-dev libdw-dev zstd lz4 bzip2 systemd strace
 
 .PHONY: all deps kernel patches selftests tools initramfs demo bench bench-db bench-dmesg \
 	distro-db distro-db-6.1 check deb \

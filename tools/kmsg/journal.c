@@ -109,6 +109,13 @@ int journal_open(struct state *st, const struct options *o, const char *file)
 			return -1;
 		}
 		j->close_export = true;
+		/* following: each entry out whole, as dmesg --follow's lines */
+		if (o->follow) {
+			static char export_buf[KMSG_FOLLOW_LINE_BUF];
+
+			setvbuf(j->export, export_buf, _IOLBF,
+				sizeof(export_buf));
+		}
 	} else if (o->export) {
 		j->export = stdout;
 	}

@@ -18,6 +18,9 @@
 
 #define KMSG_VERSION "0.1"
 
+/* dmesg --follow's output buffer: more than a record's longest line */
+#define KMSG_FOLLOW_LINE_BUF	(1 << 20)
+
 struct kmsg_docs;
 struct tep_handle;
 struct tep_record;

@@ -56,7 +56,7 @@ follow() {
 	python3 "$here/kmsg_double.py" $hold "$s" "${recs[@]}" &
 	pids+=($!)
 	for _ in $(seq 100); do [ -S "$s" ] && break; sleep 0.05; done
-	env -u STATE_DIRECTORY "$tools/kmsg" dmesg --follow --kmsg-device "$s" \
+	env -u STATE_DIRECTORY ${STRACE:-} "$tools/kmsg" dmesg --follow --kmsg-device "$s" \
 		--db "$tmp/fw.db" --boot-id-file "$tmp/boot1" --color=never "$@" \
 		> "$tmp/$name.out" 2> "$tmp/$name.err"
 	echo $? > "$tmp/$name.rc"
@@ -280,4 +280,19 @@ ok $rc "--otlp: ids, match, code.*, device, missed 3, args"
 "$tools/kmsg" dmesg --follow "$tmp/fw.db" > /dev/null 2> "$tmp/file.err"
 [ $? = 1 ] && grep -q "not a file" "$tmp/file.err"
 ok $? "--follow with a FILE: exit 1, why"
+
+# each line out whole, in one write(): killed, kmsg leaves no line cut
+# short in a file (a record of 8,000 bytes escaped is a line of 12,000:
+# more than stdio's own 4 KiB or 8 KiB buffer); strace is in make deps
+long=$(printf '\\x01%.0s' $(seq 2000))
+STRACE="strace -f -e trace=write -e signal=none -o $tmp/long.strace" \
+	follow long "$r_widget" "6,20,9000,-;$long$nl" "$r_link" -- --json
+# the sizes of the writes to standard output, the lengths of the lines
+sed -n 's/^[0-9]* *write(1, .*, \([0-9]*\)) *= \1$/\1/p' "$tmp/long.strace" > "$tmp/long.writes"
+awk '{ print length($0) + 1 }' "$tmp/long.out" > "$tmp/long.lines"
+writes=$(grep -c '^[0-9]* *write(1, ' "$tmp/long.strace")
+lines=$(wc -l < "$tmp/long.out")
+[ "$writes" = 3 ] && cmp -s "$tmp/long.writes" "$tmp/long.lines" &&
+	[ "$(awk '$1 > 12000' "$tmp/long.lines" | wc -l)" = 1 ]
+ok $? "--json: each of the $lines lines out in one write() of its own, whole, the longest over 12,000 bytes ($writes writes: $(paste -sd ' ' "$tmp/long.writes"))"
 tap_end
