@@ -18,18 +18,29 @@
 #   guest.log    ttyS1 as written (the two above between markers)
 #   version      the kernel release booted
 #
-# With --follow TOOL DB, TOOL (kmsg-static) goes in as /usr/bin/kmsg and
-# DB as the database installed for the release booted
-# (/usr/share/kmsg/db/RELEASE.db, where kmsg looks for it); the init
-# runs "kmsg dmesg --follow --json --state ..." from before the first
-# module is loaded to after the log was read, then stops it by SIGTERM.
-# OUTDIR also gets:
+#   steps        the init's steps, "NAME ok" or "NAME failed" a line
+#   modules      the modules it loads, in order (.ko paths)
+#
+# With --follow TOOL DB, TOOL (kmsg, with the shared libraries it needs)
+# goes in as /usr/bin/kmsg and DB as the database installed for the
+# release booted (/usr/share/kmsg/db/RELEASE.db, where kmsg looks for
+# it); the init runs "kmsg dmesg --follow --json --state ..." from before
+# the first module is loaded to after the log was read, then stops it by
+# SIGTERM. OUTDIR also gets:
 #   follow.json    its output
 #   follow.err     its standard error ("kmsg: using database for ...")
 #   follow.state   its state file after it ended
 #   follow.status  "before N": lines of its output before the first
 #                  module was loaded; "rc N": its exit status
 #   follow.db      sha256sum of DB
+# Then systemd-journald (this machine's, with journalctl) goes in too,
+# and kmsg runs as tools/kmsg-journal.service runs it, into the journal,
+# and into OTLP, through an overrun, a restart and a kill -9
+# (qemu/stock/service.sh). OUTDIR also gets:
+#   journal.json   journalctl -o json of kmsg's entries (all runs)
+#   otlp.1 .. otlp.3  the OTLP lines of each run
+#   service.err    the runs' standard error
+#   service.log    the runs' pids, their ends
 #
 # The modules are decompressed here (xz), not by the kernel: Debian's
 # kernel has MODULE_DECOMPRESS, but only finit_module() with
@@ -58,7 +69,7 @@ MODULES="ahci sd_mod ext4 e1000"
 
 mkdir -p "$out"
 out=$(realpath "$out")
-rm -f "$out"/follow.*
+rm -f "$out"/follow.* "$out"/otlp.* "$out"/service.* "$out"/journal.json "$out"/steps
 work=$out/work
 rm -rf "$work"
 mkdir -p "$work"
@@ -102,6 +113,19 @@ for applet in $("$busybox" --list); do
 done
 ln -s ../bin/busybox "$root/sbin/modprobe"
 install -m 755 "$here/stock/init" "$root/init"
+# install_elf FILE [DEST]: FILE into the initramfs at DEST (its own
+# path), with the shared libraries it needs (as ldd resolves them) at
+# theirs
+install_elf() {
+	local lib dest=${2:-$1}
+	mkdir -p "$root$(dirname "$dest")"
+	cp -L "$1" "$root$dest"
+	for lib in $(ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
 : > "$root/etc/stock-modules"
 for rel in "${order[@]}"; do
 	ko=${rel%.xz}
@@ -112,14 +136,27 @@ done
 cp "$img/lib/modules/$version"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$version/"
 depmod -b "$root" "$version"
 if [ -n "$follow_tool" ]; then
-	file -L "$follow_tool" | grep -q 'statically linked' ||
-		{ echo "stock-boot: $follow_tool is not static (kmsg-static)" >&2; exit 1; }
 	[ -s "$follow_db" ] || { echo "stock-boot: no database $follow_db" >&2; exit 1; }
-	mkdir -p "$root/usr/bin" "$root/usr/share/kmsg/db"
-	cp "$follow_tool" "$root/usr/bin/kmsg"
+	journald=/lib/systemd/systemd-journald
+	[ -x $journald ] && command -v journalctl > /dev/null ||
+		{ echo "stock-boot: no $journald or journalctl (package systemd)" >&2; exit 1; }
+	mkdir -p "$root/usr/bin" "$root/usr/share/kmsg/db" "$root/lib/systemd"
+	install_elf "$follow_tool" /usr/bin/kmsg
 	cp "$follow_db" "$root/usr/share/kmsg/db/$version.db"
 	sha256sum "$follow_db" > "$out/follow.db"
+	install_elf $journald
+	install_elf "$(command -v journalctl)"
+	# the service's command line, as service.sh runs it
+	sed 's|@BINDIR@|/usr/bin|g' "$here/../tools/kmsg-journal.service" |
+		awk '/^ExecStart=/ { on = 1; sub(/^ExecStart=/, "") }
+		on { line = line $0; if (!sub(/\\$/, "", line)) { print line; exit } }' |
+		sed "s|^/bin/sh -c '\(.*\)'\$|\1|" > "$root/etc/kmsg-journal.sh"
+	grep -q 'kmsg dmesg --follow --journal' "$root/etc/kmsg-journal.sh" ||
+		{ echo "stock-boot: no kmsg dmesg --follow in the ExecStart of kmsg-journal.service" >&2; exit 1; }
+	install -m 644 "$here/stock/service.sh" "$root/etc/stock-service.sh"
+	echo 5f3c0b0de9c94e6b8a8a1a7d2c1b0a99 > "$root/etc/machine-id"
 fi
+cp "$root/etc/stock-modules" "$out/modules"
 initrd=$work/initramfs.cpio.gz
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 > "$initrd"
@@ -158,9 +195,10 @@ section() {
 			'done { next } on && $0 == e { print "end" > "/dev/stderr"; done = 1; next }
 			on { print } $0 == b { on = 1 }'
 }
-sections="KMSG:kmsg.raw DMESG:dmesg.txt"
+sections="KMSG:kmsg.raw DMESG:dmesg.txt STEPS:steps"
 [ -z "$follow_tool" ] ||
-	sections="$sections FOLLOW:follow.json FOLLOW-ERR:follow.err FOLLOW-STATE:follow.state FOLLOW-STATUS:follow.status"
+	sections="$sections FOLLOW:follow.json FOLLOW-ERR:follow.err FOLLOW-STATE:follow.state FOLLOW-STATUS:follow.status
+		JOURNAL:journal.json OTLP-1:otlp.1 OTLP-2:otlp.2 OTLP-3:otlp.3 SERVICE-ERR:service.err SERVICE-LOG:service.log"
 for s in $sections; do
 	end=$(section "${s%%:*}" 2>&1 > "$out/${s#*:}")
 	[ "$end" = end ] && { [ -s "$out/${s#*:}" ] || [ "${s%%:*}" = FOLLOW-ERR ]; } ||

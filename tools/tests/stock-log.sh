@@ -18,13 +18,8 @@
 # distro-db.sh.
 set -u
 here=$(dirname "$(realpath "$0")")
-tmp=$(mktemp -d)
-. "$here/tap.sh"
 . "$here/stock_judge.sh"
 tap_begin 'rm -rf "$tmp"'
-tools=${TOOLS:-$here/../../build/tools}
-stock=$here/../../qemu/stock
-db=${DISTRO_DB:-}
 [ -s "$db" ] || bail "no DISTRO_DB (make distro-db builds it)"
 
 unknown=$(awk -F '\t' '!/^#/ && $3 == "unknown"' "$stock/truth.tsv" | wc -l)

@@ -1,8 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Sourced by stock-log.sh and stock-guest.sh: the verdicts of kmsg dmesg
-# --json on a stock boot's records against qemu/stock/truth.tsv.
-# Needs $here, $stock, $tmp and tap.sh's ok/diag/bail.
+# Sourced by stock-log.sh and stock-guest.sh (with $here, their
+# directory), which then begin their TAP output: tap.sh, $tmp, $tools,
+# $stock (qemu/stock) and $db (DISTRO_DB); then judge(), the verdicts of
+# kmsg dmesg --json on a stock boot's records against
+# qemu/stock/truth.tsv.
+tmp=$(mktemp -d)
+. "$here/tap.sh"
+tools=${TOOLS:-$here/../../build/tools}
+stock=$here/../../qemu/stock
+db=${DISTRO_DB:-}
 
 # The share of the records with an id of their own in the truth that must
 # get it, in percent.  The tag-only records count in: formats whose only

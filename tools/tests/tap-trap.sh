@@ -85,7 +85,7 @@ bad=
 for f in "$here"/*.sh "$top/tools/doctests/run.sh" "$top/docs-db/tests/run.sh" \
 	"$top/tools/fuzz/run.sh"; do
 	# the sourced helpers
-	case $(basename "$f") in tap.sh | lib.sh) continue ;; esac
+	case $(basename "$f") in tap.sh | lib.sh | stock_judge.sh) continue ;; esac
 	name=${f#"$top/"}
 	grep -q '^tap_begin\b' "$f" && grep -q '^tap_end$' "$f" || bad="$bad $name"
 	grep -qE '(^|[;&|({]|then|do|else)[[:space:]]*trap[[:space:]]' "$f" && bad="$bad $name:trap"
