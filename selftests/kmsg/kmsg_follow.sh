@@ -442,9 +442,18 @@ ok $? "the window holds what kmsgtest printed, and a burst ($BURST) is more than
 # Every other was written, none lost: what the overruns lost was all
 # kmsgtest.16's, printed at info. A report in the window that the
 # overrun took from kmsg (and the console, which said only "printk
-# messages dropped") would be one of the others not written.
-[ -n "$m0" ] && [ -n "$m1" ] && [ "$seen" = $others ]
-ok $? "kmsg wrote each of the $others records between the markers that are not kmsgtest.16's ($seen written): what the overruns lost was kmsgtest.16's"
+# messages dropped") would be one of the others not written. The one
+# record of the kernel's that the emulator causes in the window (the
+# warning "hrtimer: interrupt took N ns", once a boot) may be lost as
+# well: the console showed it, as a line qemu/console.allow allows. So
+# at most two lost are left to the summary, which fails unless the
+# console showed as many allowed lines in this window.
+lost=$((others - seen))
+if [ -n "$m0" ] && [ -n "$m1" ] && [ $lost -gt 0 ] && [ $lost -le 2 ]; then
+	echo "ktap-summary: unaccounted $lost kmsg_follow.sh" > /dev/kmsg
+fi
+[ -n "$m0" ] && [ -n "$m1" ] && [ $lost -ge 0 ] && [ $lost -le 2 ]
+ok $? "kmsg wrote $seen of the $others records between the markers that are not kmsgtest.16's: what the overruns lost was kmsgtest.16's$([ "$lost" -gt 0 ] 2>/dev/null && echo ", and $lost the console must have shown (ktap-summary: unaccounted)")"
 
 # --- the checker fails where it should -----------------------------------
 # a record twice, a record taken out, a wrong count, run 1's last record
