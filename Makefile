@@ -354,6 +354,8 @@ check: host-tests guest-check record-tests guest-check-debug storm-report stock-
 		--guest-rc "$$(cat $(CHECK)/guest.rc)" \
 		--console debug:$(CHECK)/debug/console.log \
 		--guest-rc "debug:$$(cat $(CHECK)/debug/guest.rc)" \
+		--console stock:$(CHECK)/stock/console.log --no-windows stock \
+		--guest-rc "stock:$$(cat $(CHECK)/stock/boot.rc)" \
 		--expect $(KSFT_LIST):$(CHECK)/guest.log \
 		--expect $(KSFT_LIST):$(CHECK)/debug/guest-debug.log \
 		--controlled $(CHECK)/guest.log \

@@ -4,7 +4,7 @@
 # ktap-summary.sh [--console [NAME:]LOG]... [--guest-rc [NAME:]N]...
 #                 [--expect LIST:FILE]... [--expect-files LIST:DIR]...
 #                 [--controlled FILE]... [--require-window NAME]...
-#                 [--allow FILE] FILE...
+#                 [--no-windows NAME]... [--allow FILE] FILE...
 #
 # Read (K)TAP output -- host test suites and the guest's kselftest run,
 # where nested results carry one "# " per level -- and print each failed
@@ -72,7 +72,8 @@
 # and every console line in between is a failure: whatever reached the
 # console then was printed at a level meant for reports. A begin without
 # an end is a failure, and so is a console without a window that
-# --require-window NAME names. --allow FILE lists, one extended regular
+# --require-window NAME names (but the console NAME of --no-windows
+# NAME, a guest that runs none of those tests). --allow FILE lists, one extended regular
 # expression a line, console lines that QEMU's emulation itself causes
 # (qemu/console.allow): in a quiet window they are noted, not failed.
 # A console log must hold the whole boot, from "Linux version" to the
@@ -93,7 +94,7 @@
 set -uo pipefail
 
 consoles=() guest_rcs=() expects=() expect_files=() controlled=() windows=()
-allow=/dev/null
+nowin=() allow=/dev/null
 while [ $# -gt 0 ]; do
 	case $1 in
 	--console) consoles+=("$2"); shift 2 ;;
@@ -102,6 +103,7 @@ while [ $# -gt 0 ]; do
 	--expect-files) expect_files+=("$2"); shift 2 ;;
 	--controlled) controlled+=("$2"); shift 2 ;;
 	--require-window) windows+=("$2"); shift 2 ;;
+	--no-windows) nowin+=("$2"); shift 2 ;;
 	--allow) allow=$2; shift 2 ;;
 	*) break ;;
 	esac
@@ -224,7 +226,10 @@ done
 # console_reports NAME LOG [FIRST]: the reports of LOG as failures of NAME
 # (at most 50 lines), its allowed lines as notes
 console_reports() {
-	local shown=0 more=0 line
+	local shown=0 more=0 line want="${windows[*]}" n
+	for n in "${nowin[@]}"; do
+		[ "kernel $n" = "$1" ] && want=
+	done
 	while IFS= read -r line; do
 		case $line in
 		NOTE:*) echo "NOTE: $1: ${line#NOTE: }"; continue ;;
@@ -235,7 +240,7 @@ console_reports() {
 		else
 			more=$((more + 1))
 		fi
-	done < <(reports "$2" "$allow" "${windows[*]}" "${3:-}")
+	done < <(reports "$2" "$allow" "$want" "${3:-}")
 	[ $more = 0 ] || extra+=("$1: and $more more report lines")
 }
 

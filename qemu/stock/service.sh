@@ -11,9 +11,10 @@
 #     meanwhile must be reported missed, exactly;
 #   a clean restart (SIGTERM): records written while none reads must be
 #     written once, after the last of the first run;
-#   a kill -9 while they write (after a burst the log buffer holds): on
-#     restart nothing is lost, and what is written twice is what was
-#     written since the state file, the last half second at most.
+#   a kill -9 while they write a burst the log buffer holds, slowly
+#     (their consumers throttled): on restart nothing is lost, and what
+#     is written twice is what was written since the state file, the
+#     last half second at most.
 #
 # The records the test writes are user space's ("<6>stock-service:
 # ..."): the markers by which the host test finds where each step was,
@@ -51,11 +52,15 @@ start() {
 		KMSG_TRACEFS=/sys/kernel/tracing \
 		/bin/sh /etc/kmsg-journal.sh 2>> /tmp/service.err &
 	jpid=$!
+	# OTLP into a pipe, as into a log shipper: cat drains it to the file
+	cat /tmp/otlp.pipe > /tmp/otlp.$run &
+	cpid=$!
 	KMSG_CACHE_DIR='' /usr/bin/kmsg dmesg --follow --otlp --state /tmp/otlp.state \
-		> /tmp/otlp.$run 2>> /tmp/service.err &
+		> /tmp/otlp.pipe 2>> /tmp/service.err &
 	opid=$!
 	echo "run $run journal $jpid otlp $opid" >> /tmp/service.log
 }
+mkfifo /tmp/otlp.pipe
 # seen TEXT: both runs wrote the record of marker TEXT
 seen() {
 	grep -q "\"stock-service: $1\"" /tmp/otlp.$run &&
@@ -83,6 +88,7 @@ stop() {
 	_j=$?
 	wait $opid
 	_o=$?
+	wait $cpid
 	kill $_dog 2>/dev/null
 	echo "run $run stopped: journal $_j otlp $_o" >> /tmp/service.log
 	step "$1" [ "$_j $_o" = "0 0" ]
@@ -103,16 +109,37 @@ mark "down 2"
 start
 mark "run 2"
 follows "run 2 reads" "run 2"
+# a kill -9 while they write, slowly: both stopped over a burst the log
+# buffer holds, then let go while their consumers (journald, the pipe's
+# cat) run a twentieth of the time, so that they write for seconds,
+# blocked in write() or sendmsg() most of it; killed two seconds in
 kill -STOP $jpid $opid
 mark "burst 2 begin"
-burst "burst 2" 500 80
+burst "burst 2" 1000 40
 mark "burst 2 end"
+rm -f /tmp/unthrottle
+(
+	while [ ! -e /tmp/unthrottle ]; do
+		kill -STOP $journald $cpid
+		sleep 0.4
+		kill -CONT $journald $cpid
+		sleep 0.02
+	done
+) &
+tpid=$!
 kill -CONT $jpid $opid
-# killed as soon as the OTLP run wrote the burst's first record
-wait_for 600 grep -q '"stock-service: burst 2 0 ' /tmp/otlp.$run
+sleep 2
 kill -KILL $jpid $opid
-wait $jpid $opid
-echo "run $run killed" >> /tmp/service.log
+touch /tmp/unthrottle
+wait $tpid
+kill -CONT $journald $cpid
+wait $jpid
+_j=$?
+wait $opid
+_o=$?
+wait $cpid
+echo "run $run killed: journal $_j otlp $_o" >> /tmp/service.log
+step "run 2 killed" [ "$_j $_o" = "137 137" ]
 mark "down 3"
 start
 mark "run 3"
@@ -126,7 +153,7 @@ stop "run 3 SIGTERM"
 for s in JOURNAL OTLP-1 OTLP-2 OTLP-3 SERVICE-ERR SERVICE-LOG; do
 	echo "KMSG-STOCK-$s-BEGIN" >&3
 	case $s in
-	JOURNAL) journalctl --no-pager -q -o json SYSLOG_IDENTIFIER=kmsg \
+	JOURNAL) journalctl --no-pager -q --all -o json SYSLOG_IDENTIFIER=kmsg \
 		--output-fields=_PID,MESSAGE,PRIORITY,KMSG_SEQ,KMSG_ID,KMSG_AUTO_ID,KMSG_MATCH,KMSG_MISSED,KMSG_MISSED_FIRST_SEQ,KMSG_MISSED_LAST_SEQ,KMSG_OVERRUN ;;
 	OTLP-*) cat "/tmp/otlp.${s#OTLP-}" ;;
 	SERVICE-ERR) cat /tmp/service.err ;;

@@ -23,6 +23,9 @@ Prints "SINK.key value" lines:
   twice_span_ms        the time from the first of them to the last of
                        run 2 (observedTimeUnixNano; journald's reception
                        time __REALTIME_TIMESTAMP in the journal)
+  run2_burst           the records of burst 2 that run 2 wrote before
+                       the kill, run2_burst_span_ms the time from the
+                       first to the last (the same clocks)
   bad                  breaks: within a run an item that does not start at
                        the seq after the one before; run 2 not starting
                        right after run 1 (a clean restart: nothing twice,
@@ -112,7 +115,8 @@ def span(it):
 def check(sink, runs):
     out = {"runs": len(runs), "first": -1, "end": -1, "records": 0,
            "missed": 0, "burst_missed": 0, "down": 0, "twice": 0,
-           "twice_span_ms": 0, "bad": 0}
+           "twice_span_ms": 0, "run2_burst": 0, "run2_burst_span_ms": 0,
+           "bad": 0}
     why = []
 
     def bad(w):
@@ -126,8 +130,9 @@ def check(sink, runs):
     marks = {}
     for r in runs:
         for it in r:
-            if it.get("text", "").startswith(MARK):
-                marks.setdefault(it["text"][len(MARK):], it["seq"])
+            t = it.get("text")
+            if isinstance(t, str) and t.startswith(MARK):
+                marks.setdefault(t[len(MARK):], it["seq"])
     # the marker "burst 1 begin" is overwritten in the overrun: burst 1
     # is from the marker "run 1" (read before both were stopped) to "burst
     # 1 end"
@@ -185,6 +190,10 @@ def check(sink, runs):
         last2 = max(it["ms"] for it in runs[1] if "seq" in it)
         out["twice_span_ms"] = last2 - min(written[s][0][1]["ms"]
                                            for s in again)
+    b2 = [it["ms"] for it in runs[1] if isinstance(it.get("text"), str) and
+          it["text"].startswith(MARK + "burst 2 ")]
+    out["run2_burst"] = len(b2)
+    out["run2_burst_span_ms"] = max(b2) - min(b2) if b2 else 0
     for m in ("down 1", "down 2", "down 3"):
         s = marks.get(m)
         if s is None or len(written.get(s, [])) != 1:
