@@ -287,6 +287,35 @@ static inline bool is_message(const char *text, unsigned int nr)
 }
 
 /*
+ * The records that can be read now from @fd, a non-blocking /dev/kmsg,
+ * whose text @match accepts (@nr passed on): how many, the last in @rec.
+ * Records overwritten meanwhile are skipped.
+ */
+static inline int read_matching(int fd,
+				bool (*match)(const char *text, unsigned int nr),
+				unsigned int nr, struct kmsg_record *rec)
+{
+	static char buf[RECORD_MAX];
+	static struct kmsg_record tmp;
+	int found = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		if (parse_record(buf, &tmp) || !match(tmp.text, nr))
+			continue;
+		*rec = tmp;
+		found++;
+	}
+	return found;
+}
+
+/*
  * Fire message @nr and return its record. Records that other code prints
  * meanwhile are skipped; exactly one record of message @nr must appear.
  *
@@ -298,11 +327,8 @@ static inline bool is_message(const char *text, unsigned int nr)
 static inline int fire_and_read_via(const char *path, unsigned int nr,
 				    struct kmsg_record *rec)
 {
-	static char buf[RECORD_MAX];
-	static struct kmsg_record tmp;
 	char cmd[16];
 	int fd, ret, found = 0;
-	ssize_t n;
 
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
@@ -312,18 +338,8 @@ static inline int fire_and_read_via(const char *path, unsigned int nr,
 	ret = write_str(path, cmd);
 	if (!ret && nr == 11)
 		ret = write_str(FIRE_PATH, "12\n");
-	while (!ret) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* overwritten records: go on */
-		if (n <= 0)
-			break;
-		buf[n] = '\0';
-		if (parse_record(buf, &tmp) || !is_message(tmp.text, nr))
-			continue;
-		*rec = tmp;
-		found++;
-	}
+	if (!ret)
+		found = read_matching(fd, is_message, nr, rec);
 	close(fd);
 	if (ret)
 		return ret;

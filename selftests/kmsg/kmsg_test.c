@@ -205,35 +205,12 @@ TEST(index_follows_module)
 	EXPECT_EQ(0, stat(INDEX_PATH, &st));
 }
 
-/*
- * The records of kmsgtest that can be read from @fd, a non-blocking
- * /dev/kmsg: its messages ("kmsgtest.N: ", after its device's prefix for
- * some), or any other text it prints of its own ("kmsgtest: ..."). The
- * text of the last is left in @rec.
- */
-static int kmsgtest_records(int fd, struct kmsg_record *rec)
+/* a record of kmsgtest: a message of it, or text of its own ("kmsgtest: ") */
+static bool of_kmsgtest(const char *text, unsigned int unused)
 {
-	static char buf[RECORD_MAX];
-	static struct kmsg_record tmp;
-	int found = 0;
-	ssize_t n;
-
-	for (;;) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* overwritten records: go on */
-		if (n <= 0)
-			break;
-		buf[n] = '\0';
-		if (parse_record(buf, &tmp))
-			continue;
-		if (!strncmp(tmp.text, "kmsgtest", strlen("kmsgtest")) ||
-		    !strncmp(tmp.text, DEV_PREFIX, strlen(DEV_PREFIX))) {
-			*rec = tmp;
-			found++;
-		}
-	}
-	return found;
+	(void)unused;
+	return !strncmp(text, "kmsgtest", strlen("kmsgtest")) ||
+	       !strncmp(text, DEV_PREFIX, strlen(DEV_PREFIX));
 }
 
 /*
@@ -251,7 +228,7 @@ TEST(unknown_number_rejected)
 	ASSERT_NE(-1, lseek(fd, 0, SEEK_END));
 	EXPECT_EQ(-EINVAL, write_str(FIRE_PATH, "999\n"));
 	EXPECT_EQ(-EINVAL, write_str(FIRE_PATH, "x\n"));
-	EXPECT_EQ(0, kmsgtest_records(fd, &rec)) {
+	EXPECT_EQ(0, read_matching(fd, of_kmsgtest, 0, &rec)) {
 		TH_LOG("kmsgtest printed: %s", rec.text);
 	}
 	close(fd);
