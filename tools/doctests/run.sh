@@ -297,7 +297,7 @@ check_query "translation" \
 	'%2$s の幅 [%1$*d]'
 check_query "build rows" \
 	"SELECT key || '=' || value FROM build ORDER BY key;" \
-	"$(printf 'banner=\nbuild_id=\nrelease=6.12.118+\nschema=5\nsource=')"
+	"$(printf 'banner=\nbuild_id=\nrelease=6.12.118+\nschema=6\nsource=')"
 check_query "docs rows: source, catalog, severity, see_also, line" \
 	"SELECT id, source, file, line, quote(severity), see_also FROM docs ORDER BY id;" \
 	"$(printf 'fx.1|source|msg.c|35|NULL|\nfx.2|source|msg.c|47|NULL|\nfx.3|catalog|catalog/fx.kmsg|2|'"'"'warn'"'"'|fx.1 fx.2')"
@@ -494,7 +494,7 @@ fxplain.h5b22be0a|fxplain|0|4| more|15|NULL|1|0
 fxplain.h7b8dceba|fxplain|0|6|device ready after %lu ms|16|'%s %s: '|0|1
 fxplain.h82f157ac|fxplain|0|4|fxplain: link %d is down|18|NULL|0|0
 5
-5
+6
 messages_format
 messages_id"
 [ "$got" = "$expect" ] || status=1
@@ -705,7 +705,7 @@ cp "$dw/old.db" "$dw/badid.db"
 sqlite3 "$dw/badid.db" "UPDATE messages SET id = 'no id' WHERE rowid = 1"
 head -c 2048 "$dw/old.db" > "$dw/short.db"
 for c in "junk:$dw/junk: not an ELF, a bzImage or compressed data" \
-	"schema2.db:$dw/schema2.db: a docs database of schema \"2\", diff needs schema 3, 4 or 5" \
+	"schema2.db:$dw/schema2.db: a docs database of schema \"2\", diff needs schema 3 to 6" \
 	"badid.db:$dw/badid.db: table messages: malformed id \"no id\"" \
 	"short.db:$dw/short.db: " "missing:$dw/missing: No such file or directory"; do
 	f=${c%%:*} want=${c#*:}

@@ -3,7 +3,7 @@
  * kmsg-doc diff OLD NEW: what changed between the messages of two
  * releases, for CI and the documentation team (kmsg-doc(1), "diff").
  *
- * OLD and NEW are docs databases (kmsg-doc build-db, schema 3 to 5) or builds:
+ * OLD and NEW are docs databases (kmsg-doc build-db, schema 3 to 6) or builds:
  * OBJECT arguments as build-db takes them, several separated by commas,
  * whose database is built in a temporary directory first.  Both are then
  * read with lib/kmsg_docs.c, which treats them as untrusted.
@@ -171,11 +171,12 @@ static int read_db(struct release *r, const char *path)
 		return -1;
 	}
 	schema = kmsg_docs_build(r->docs, "schema");
-	/* 4 adds banner and source to build, 5 newline and modules */
-	if (strcmp(schema, "3") && strcmp(schema, "4") && strcmp(schema, "5")) {
+	/* 4 adds banner and source to build, 5 newline and modules, 6 reports */
+	if (strcmp(schema, "3") && strcmp(schema, "4") && strcmp(schema, "5") &&
+	    strcmp(schema, "6")) {
 		char *e = kmsg_escaped(schema);
 
-		r->err = kmsg_xprintf("%s: a docs database of schema \"%s\", diff needs schema 3, 4 or 5 (docs-db/SCHEMA.md): build it again with kmsg-doc build-db",
+		r->err = kmsg_xprintf("%s: a docs database of schema \"%s\", diff needs schema 3 to 6 (docs-db/SCHEMA.md): build it again with kmsg-doc build-db",
 				      path, e);
 		free(e);
 		return -1;

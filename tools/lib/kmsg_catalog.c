@@ -323,6 +323,8 @@ enum field {
 	F_TRANSLATION,
 	F_MODNAME,
 	F_AUTOID,
+	F_RTITLE,
+	F_RSKIP,
 };
 
 static const struct {
@@ -338,6 +340,8 @@ static const struct {
 	{ "see-also", F_SEEALSO },
 	{ "modname", F_MODNAME },
 	{ "auto-id", F_AUTOID },
+	{ "report-title", F_RTITLE },
+	{ "report-skip", F_RSKIP },
 };
 
 struct cat_state {
@@ -574,6 +578,44 @@ static void field_auto_id(struct cat_state *st, const char *v)
 	add_alias(st->doc, auto_id, modname, fmt, st->field_line);
 }
 
+/*
+ * report-skip: function names, a trailing '*' for a prefix; each line
+ * adds to the entry's list, kept space-separated
+ */
+static void field_report_skip(struct cat_state *st, const char *v)
+{
+	struct kmsg_doc *doc = st->doc;
+	struct kmsg_strbuf sb = { 0 };
+	const char *p = v;
+
+	if (doc->report_skip)
+		kmsg_sb_puts(&sb, doc->report_skip);
+	while (*p) {
+		size_t n, i;
+
+		p += strspn(p, " \t\n");
+		n = strcspn(p, " \t\n");
+		if (!n)
+			break;
+		for (i = 0; i < n; i++)
+			if (!is_alnum(p[i]) && p[i] != '_' && p[i] != '.' &&
+			    !(p[i] == '*' && i == n - 1))
+				break;
+		if (i < n || (n == 1 && p[0] == '*')) {
+			cat_error(st, st->field_line,
+				  "report-skip: \"%.*s\" is not a function name or a prefix ending in *",
+				  (int)n, p);
+			break;
+		}
+		if (sb.len)
+			kmsg_sb_putc(&sb, ' ');
+		kmsg_sb_putn(&sb, p, n);
+		p += n;
+	}
+	free(doc->report_skip);
+	doc->report_skip = kmsg_sb_take(&sb);
+}
+
 /* The value of the current field is complete. */
 static void finish_field(struct cat_state *st)
 {
@@ -636,6 +678,14 @@ static void finish_field(struct cat_state *st)
 		break;
 	case F_AUTOID:
 		field_auto_id(st, v);
+		break;
+	case F_RTITLE:
+		st->doc->report_title = v;
+		st->doc->report_title_line = st->field_line;
+		v = NULL;
+		break;
+	case F_RSKIP:
+		field_report_skip(st, v);
 		break;
 	case F_TRANSLATION:
 		u = cat_unescape(st, v, st->field_line, "translation");
@@ -815,7 +865,8 @@ static void field_line(struct cat_state *st, const char *s, size_t n,
 			st->locale = NULL;
 			return;
 		}
-	} else if (f != F_PARAMETER && f != F_AUTOID && (st->seen & (1u << f))) {
+	} else if (f != F_PARAMETER && f != F_AUTOID && f != F_RSKIP &&
+		   (st->seen & (1u << f))) {
 		char *name = kmsg_xstrndup(s, k);
 
 		cat_error(st, line, "field \"%s\" given twice", name);
@@ -846,8 +897,12 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 	case F_AUTOID:
 		cat_error(st, line, "continuation line of a one-line field");
 		return;
+	case F_RTITLE:
+		cat_error(st, line, "continuation line of a one-line field");
+		return;
 	case F_PARAMETER:
 	case F_SEEALSO:
+	case F_RSKIP:
 		kmsg_sb_putc(&st->val, ' ');
 		break;
 	default:

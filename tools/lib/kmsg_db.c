@@ -84,6 +84,18 @@ static const char schema_sql[] =
 	"\tfile TEXT NOT NULL,\n"
 	"\tline INTEGER NOT NULL\n"
 	");\n"
+	"-- one row per class of kernel reports: a catalog entry with report-title\n"
+	"CREATE TABLE reports (\n"
+	"\tid TEXT PRIMARY KEY,\t\t-- the class: 'report.1'\n"
+	"\ttitle TEXT NOT NULL,\t\t-- its name, a title's start: 'WARNING'\n"
+	"\tfile TEXT NOT NULL,\n"
+	"\tline INTEGER NOT NULL\n"
+	");\n"
+	"-- the functions no report blames (report-skip): 'printk', 'kasan_*'\n"
+	"CREATE TABLE report_skip (\n"
+	"\tpattern TEXT PRIMARY KEY,\t-- a name, or a prefix ending in '*'\n"
+	"\tid TEXT NOT NULL\t\t-- the entry listing it first\n"
+	");\n"
 	"-- full text over formats, descriptions and user responses\n"
 	"CREATE VIRTUAL TABLE search USING fts5(id, format, description, user_response);\n";
 
@@ -322,6 +334,50 @@ out:
 	return ret;
 }
 
+static int put_reports(struct db *d, const struct kmsg_db_input *in)
+{
+	sqlite3_stmt *st = NULL, *sk = NULL;
+	size_t i;
+	int ret = -1;
+
+	if (db_prepare(d, "INSERT INTO reports (id, title, file, line) VALUES (?, ?, ?, ?)",
+		       &st) ||
+	    db_prepare(d, "INSERT OR IGNORE INTO report_skip (pattern, id) VALUES (?, ?)",
+		       &sk))
+		goto out;
+	for (i = 0; i < in->ndocs; i++) {
+		const struct kmsg_doc *doc = in->docs[i].doc;
+		const char *p = doc->report_skip;
+
+		if (doc->report_title &&
+		    (bind_text(d, st, 1, doc->id) ||
+		     bind_text(d, st, 2, doc->report_title) ||
+		     bind_text(d, st, 3, doc->file) ||
+		     bind_int(d, st, 4, doc->report_title_line) || step(d, st)))
+			goto out;
+		while (p && *p) {
+			size_t n = strcspn(p, " ");
+			char *w = strndup(p, n);
+			int bad;
+
+			if (!w)
+				goto out;
+			bad = bind_text(d, sk, 1, w) || bind_text(d, sk, 2, doc->id) ||
+			      step(d, sk);
+			free(w);
+			if (bad)
+				goto out;
+			p += n;
+			p += *p == ' ';
+		}
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(sk);
+	return ret;
+}
+
 static int fill(struct db *d, const struct kmsg_db_input *in)
 {
 	sqlite3_stmt *st = NULL;
@@ -341,11 +397,12 @@ static int fill(struct db *d, const struct kmsg_db_input *in)
 	ret = put_build(d, st, "banner", in->banner ? in->banner : "") ||
 	      put_build(d, st, "build_id", in->build_id ? in->build_id : "") ||
 	      put_build(d, st, "release", in->release ? in->release : "") ||
-	      put_build(d, st, "schema", "5") ||
+	      put_build(d, st, "schema", "6") ||
 	      put_build(d, st, "source", in->source ? in->source : "");
 	sqlite3_finalize(st);
 	if (ret || put_msgs(d, in) || put_modules(d, in) || put_docs(d, in) ||
-	    put_trans(d, in) || put_aliases(d, in) || db_exec(d, index_sql) ||
+	    put_trans(d, in) || put_aliases(d, in) || put_reports(d, in) ||
+	    db_exec(d, index_sql) ||
 	    db_exec(d, "COMMIT"))
 		return -1;
 	return 0;

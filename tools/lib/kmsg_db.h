@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmsg_db - write the docs database of docs-db/SCHEMA.md (SQLite, schema
- * "5").  The caller hands over the rows in the order they are to be
+ * "6").  The caller hands over the rows in the order they are to be
  * inserted; nothing here depends on time, so equal inputs give equal
  * databases.  The database is built in a temporary file next to the
  * output, without journal or syncs (one transaction; the secondary

@@ -80,6 +80,8 @@ static const struct {
 	{ "translations", false, false },
 	{ "build", true, false },
 	{ "aliases", true, false },
+	{ "reports", true, false },
+	{ "report_skip", true, false },
 	{ "search", false, true },
 };
 
@@ -836,42 +838,89 @@ int kmsg_docs_sites(struct kmsg_docs *d,
 	return ret < 0 ? ret : 0;
 }
 
-int kmsg_docs_modules(struct kmsg_docs *d,
-		      int (*cb)(void *ctx, const char *name, const char *depends),
-		      void *ctx)
+/*
+ * Each row of query @sql to @cb: @ncol text columns, of which the first
+ * @nreq never NULL (the others "" for NULL). No table (an older schema):
+ * no rows.
+ */
+static int table_rows(struct kmsg_docs *d, const char *sql, const char *what,
+		      int ncol, int nreq,
+		      int (*cb)(void *ctx, const char **col), void *ctx)
 {
 	unsigned long long saved = work_begin(d), max = d->work_max;
+	const char *col[4];
 	sqlite3_stmt *st = NULL;
-	int rc, ret = 0;
+	int rc, i, ret = 0;
 
-	/* a database before schema 5 has no modules: nothing to refuse by */
-	if (sqlite3_prepare_v2(d->db, "SELECT name, depends FROM modules", -1,
-			       &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK) {
 		work_end(d, saved);
 		return 0;
 	}
 	d->work_max = max * 20;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *deps = (const char *)sqlite3_column_text(st, 1);
-
-		if (!name) {
-			set_err(d, "table modules: a row without a name");
+		for (i = 0; i < ncol; i++) {
+			col[i] = (const char *)sqlite3_column_text(st, i);
+			if (!col[i] && i < nreq)
+				break;
+			if (!col[i])
+				col[i] = "";
+		}
+		if (i < ncol) {
+			set_err(d, "table %s: a row with a NULL column", what);
 			ret = -EIO;
 			break;
 		}
-		ret = cb(ctx, name, deps ? deps : "");
+		ret = cb(ctx, col);
 		if (ret)
 			break;
 	}
 	if (!ret && rc != SQLITE_DONE) {
-		sql_err(d, "table modules");
+		sql_err(d, what);
 		ret = -EIO;
 	}
 	sqlite3_finalize(st);
 	d->work_max = max;
 	work_end(d, saved);
 	return ret < 0 ? ret : 0;
+}
+
+struct modules_cb {
+	int (*cb)(void *ctx, const char *name, const char *depends);
+	void *ctx;
+};
+
+static int module_row(void *ctx, const char **col)
+{
+	struct modules_cb *m = ctx;
+
+	return m->cb(m->ctx, col[0], col[1]);
+}
+
+/* a database before schema 5 has no modules: nothing to refuse by */
+int kmsg_docs_modules(struct kmsg_docs *d,
+		      int (*cb)(void *ctx, const char *name, const char *depends),
+		      void *ctx)
+{
+	struct modules_cb m = { cb, ctx };
+
+	return table_rows(d, "SELECT name, depends FROM modules", "modules",
+			   2, 1, module_row, &m);
+}
+
+/* a database before schema 6 has no reports: none */
+int kmsg_docs_report_formats(struct kmsg_docs *d,
+			     int (*cb)(void *ctx, const char **col), void *ctx)
+{
+	return table_rows(d, "SELECT r.id, r.title, a.format FROM reports r "
+			  "JOIN aliases a ON a.id = r.id WHERE a.format IS NOT NULL "
+			  "ORDER BY r.id, a.position", "reports", 3, 3, cb, ctx);
+}
+
+int kmsg_docs_report_skip(struct kmsg_docs *d,
+			  int (*cb)(void *ctx, const char **col), void *ctx)
+{
+	return table_rows(d, "SELECT pattern FROM report_skip ORDER BY pattern",
+			  "report_skip", 1, 1, cb, ctx);
 }
 
 const char *kmsg_docs_build(struct kmsg_docs *d, const char *key)

@@ -484,6 +484,8 @@ void kmsg_srcdoc_doc_free(struct kmsg_doc *doc)
 	}
 	free(doc->trans);
 	free(doc->modname);
+	free(doc->report_title);
+	free(doc->report_skip);
 	for (i = 0; i < doc->naliases; i++) {
 		free(doc->aliases[i].auto_id);
 		free(doc->aliases[i].modname);

@@ -168,6 +168,14 @@ struct kmsg_doc {
 	unsigned int modname_line;
 	struct kmsg_alias *aliases;
 	size_t naliases, capaliases;
+	/*
+	 * Catalog only: the entry is a class of kernel reports (report-title:
+	 * its name, the start of a report's title), and the functions no
+	 * report blames (report-skip, space-separated); NULL if not given
+	 */
+	char *report_title;
+	unsigned int report_title_line;
+	char *report_skip;
 };
 
 struct kmsg_docs {

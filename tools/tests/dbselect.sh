@@ -46,10 +46,10 @@ got=$(sqlite3 "$tmp/a.db" "SELECT key || '=' || value FROM build ORDER BY key" 2
 want="banner=$(banner $A)
 build_id=
 release=$A
-schema=5
+schema=6
 source=linux-image-$A-unsigned 6.12.118-1~deb12u1"
 [ "$got" = "$want" ]
-ok $? "build table: release, banner, source, schema 5"
+ok $? "build table: release, banner, source, schema 6"
 
 # the tree of an installed kmsg; the guest's database as kmsg.db
 root=$tmp/root
