@@ -332,7 +332,8 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/tests/limits.sh tools/tests/tap-trap.sh tools/tests/dwarf.sh \
 	tools/tests/dbselect.sh tools/tests/sites.sh tools/tests/unpack.sh \
 	tools/tests/distro-db.sh tools/tests/docs-session.sh tools/tests/follow.sh \
-	tools/tests/service.sh tools/tests/hwlogs.sh tools/tests/snapshot.sh
+	tools/tests/service.sh tools/tests/hwlogs.sh tools/tests/snapshot.sh \
+	tools/tests/reports.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check

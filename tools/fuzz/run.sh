@@ -16,7 +16,7 @@ here=$(dirname "$(realpath "$0")")
 . "$here/../tests/tap.sh"
 out=${O:-${TOOLS:-$here/../../build/tools}/fuzz}
 runs=${FUZZ_RUNS:-10000}
-targets=(render event catalog srcdoc ksyms index docs tracedat id dmesg match diff unpack sites follow dwarf snap)
+targets=(render event catalog srcdoc ksyms index docs tracedat id dmesg match diff unpack sites follow dwarf snap reports)
 mkdir -p "$out/artifacts"
 out=$(realpath "$out")
 # the index, docs and unpack targets write each input to a file

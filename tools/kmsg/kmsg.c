@@ -22,6 +22,7 @@ static const struct command {
 } commands[] = {
 	{ "live", live_main },
 	{ "report", report_main },
+	{ "reports", reports_main },
 	{ "explain", explain_main },
 	{ "search", search_main },
 	{ "dmesg", dmesg_main },
@@ -40,6 +41,7 @@ static void usage_main(FILE *f)
 		"  explain ID   the documentation of a message (comp.N)\n"
 		"  search WORD  messages whose documentation has these words\n"
 		"  dmesg [FILE] kernel log (/dev/kmsg, or dmesg text), annotated\n"
+		"  reports LOG  the kernel reports of console logs (WARNING, KASAN, ...)\n"
 		"  manual DIR   man pages and a printable manual of all messages\n"
 		"  db list      the databases installed, one per kernel release\n"
 		"               (db install FILE, db remove RELEASE)\n\n"

@@ -181,6 +181,7 @@ void journal_close(struct state *st);
 /* The commands: argv[0] is the command's name */
 int live_main(int argc, char **argv);
 int report_main(int argc, char **argv);
+int reports_main(int argc, char **argv);
 int explain_main(int argc, char **argv);
 int search_main(int argc, char **argv);
 int dmesg_main(int argc, char **argv);

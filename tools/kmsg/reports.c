@@ -1,0 +1,1065 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg reports: the kernel reports of console logs (WARNING, BUG, Oops,
+ * KASAN, lockdep, RCU stall, hung task, panic, ...), each with its
+ * class, title, lines and task.
+ *
+ * A report's header is a kernel message like any other: the classes are
+ * catalog entries with a report-title (docs-db/SCHEMA.md, "Reports"),
+ * every wording of each header is one of their formats, and a line is a
+ * header when kmsg's matcher (kmsg_match.h) finds it printed by one of
+ * them. The title is the class's name, its %s filled with the header's
+ * string arguments, then " in " and the guilty frame: the first function
+ * of the header's %pS, of the RIP line or of the stack trace that is not
+ * in the skip list (report_skip), which is data of the database too.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmsg.h"
+#include "kmsg_dmesg.h"
+#include "kmsg_docs.h"
+#include "kmsg_match.h"
+
+/* Bytes of a line the matcher sees: a header is never longer */
+#define LINE_MATCH_MAX	1024
+/* A header this many lines after another, before any frame, is its */
+#define MERGE_LINES	20
+/* Lines a report spans at most without a frame or a report line */
+#define GAP_MAX		200
+#define NAME_MAX_LEN	256
+
+struct cls {
+	char *id;	/* "report.1" */
+	char *title;	/* "KASAN: %s" */
+};
+
+struct rp {
+	struct kmsg_match *m;
+	struct cls *cls;
+	size_t ncls;
+	int *pat_cls;		/* class of each pattern */
+	size_t npat, cappat;
+	char **skip;
+	size_t nskip;
+	/* each format and its class, for a header cut short */
+	struct lit {
+		char *s;
+		int cls;
+	} *lit;
+	size_t nlit;
+	bool json;
+	long found;
+};
+
+struct line {
+	const char *s;		/* the whole line */
+	size_t len;
+	size_t off;		/* where its message starts, after prefixes */
+	char caller[16];	/* "T123", "C1", "" */
+};
+
+/* A frame that may be a report's guilty one: its line, its function */
+struct cand {
+	size_t line;		/* SIZE_MAX: none */
+	char fn[NAME_MAX_LEN];
+};
+
+static void oom_exit(void)
+{
+	fprintf(stderr, "%s: out of memory\n", prog);
+	exit(2);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom_exit();
+	return p;
+}
+
+static char *xstrdup_(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		oom_exit();
+	return d;
+}
+
+static int add_format(void *ctx, const char **col)
+{
+	struct rp *r = ctx;
+	char pid[64];
+	int pat;
+
+	if (!r->ncls || strcmp(r->cls[r->ncls - 1].id, col[0])) {
+		r->cls = xrealloc(r->cls, (r->ncls + 1) * sizeof(*r->cls));
+		r->cls[r->ncls].id = xstrdup_(col[0]);
+		r->cls[r->ncls].title = xstrdup_(col[1]);
+		r->ncls++;
+	}
+	/*
+	 * The wordings of one class share an id (none is ambiguous with
+	 * another of its class); an automatic id's form, not "comp.N",
+	 * which the matcher would look for in the line
+	 */
+	r->lit = xrealloc(r->lit, (r->nlit + 1) * sizeof(*r->lit));
+	r->lit[r->nlit].s = xstrdup_(col[2]);
+	r->lit[r->nlit].cls = (int)r->ncls - 1;
+	r->nlit++;
+	snprintf(pid, sizeof(pid), "report_%zu.h00000000", r->ncls - 1);
+	pat = kmsg_match_add(r->m, pid, NULL, col[2], strlen(col[2]));
+	if (pat < 0)
+		return pat;
+	if ((size_t)pat >= r->cappat) {
+		r->cappat = (size_t)pat * 2 + 16;
+		r->pat_cls = xrealloc(r->pat_cls, r->cappat * sizeof(*r->pat_cls));
+	}
+	r->pat_cls[pat] = (int)r->ncls - 1;
+	if ((size_t)pat >= r->npat)
+		r->npat = (size_t)pat + 1;
+	return 0;
+}
+
+static int add_skip(void *ctx, const char **col)
+{
+	struct rp *r = ctx;
+
+	r->skip = xrealloc(r->skip, (r->nskip + 1) * sizeof(*r->skip));
+	r->skip[r->nskip++] = xstrdup_(col[0]);
+	return 0;
+}
+
+static bool skipped(const struct rp *r, const char *fn)
+{
+	size_t i, n;
+
+	for (i = 0; i < r->nskip; i++) {
+		n = strlen(r->skip[i]);
+		if (n && r->skip[i][n - 1] == '*') {
+			if (!strncmp(fn, r->skip[i], n - 1))
+				return true;
+		} else if (!strcmp(fn, r->skip[i])) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       is_digit(c) || c == '_';
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/*
+ * Where the message of a line starts: after a "<N>" level, "[ time]",
+ * a PRINTK_CALLER "[ T123]" or "[C1]" (kept in @l->caller), blanks
+ */
+static void strip_prefixes(struct line *l)
+{
+	const char *s = l->s;
+	size_t n = l->len, i = 0, j;
+
+	l->caller[0] = '\0';
+	for (;;) {
+		while (i < n && is_space(s[i]))
+			i++;
+		if (i < n && s[i] == '<') {
+			for (j = i + 1; j < n && is_digit(s[j]); j++)
+				;
+			if (j > i + 1 && j < n && s[j] == '>') {
+				i = j + 1;
+				continue;
+			}
+		}
+		if (i < n && s[i] == '[') {
+			size_t k;
+
+			for (j = i + 1; j < n && s[j] == ' '; j++)
+				;
+			k = j;
+			if (j < n && (s[j] == 'T' || s[j] == 'C')) {
+				for (j++; j < n && is_digit(s[j]); j++)
+					;
+				if (j > k + 1 && j < n && s[j] == ']') {
+					size_t c = j - k;
+
+					if (c >= sizeof(l->caller))
+						c = sizeof(l->caller) - 1;
+					memcpy(l->caller, s + k, c);
+					l->caller[c] = '\0';
+					i = j + 1;
+					continue;
+				}
+			}
+			for (; j < n && (is_digit(s[j]) || s[j] == '.'); j++)
+				;
+			if (j > k && j < n && s[j] == ']') {
+				i = j + 1;
+				continue;
+			}
+		}
+		break;
+	}
+	l->off = i;
+}
+
+/* Copy a function name of @s (@n bytes) without .isra.0, .cold, ... */
+static void put_name(char *out, const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && is_ident(s[k]))
+		k++;
+	if (k >= NAME_MAX_LEN)
+		k = NAME_MAX_LEN - 1;
+	memcpy(out, s, k);
+	out[k] = '\0';
+}
+
+/*
+ * A stack frame of a line's message: "[<ffffffff81000000>] " or "? "
+ * first (a "? " frame is unreliable: not one), then "name+0x1/0x2" or
+ * "name path/file.c:123" (syzkaller's symbolized frames). The function
+ * into @fn. True if it is one.
+ */
+static bool frame_of(const char *s, size_t n, char *fn)
+{
+	size_t i = 0, k;
+
+	while (i < n && is_space(s[i]))
+		i++;
+	/* "[<ffffffff81000000>] ", twice in an old RIP line */
+	while (i + 2 < n && s[i] == '[' && s[i + 1] == '<') {
+		while (i < n && s[i] != ']')
+			i++;
+		i++;
+		while (i < n && is_space(s[i]))
+			i++;
+	}
+	if (i < n && s[i] == '?')
+		return false;
+	k = i;
+	while (k < n && (is_ident(s[k]) || s[k] == '.'))
+		k++;
+	if (k == i || is_digit(s[i]))
+		return false;
+	if (k + 3 < n && s[k] == '+' && s[k + 1] == '0' && s[k + 2] == 'x') {
+		put_name(fn, s + i, k - i);
+		return true;
+	}
+	/* "name file.c:123" and "name file.c:123 [inline]" */
+	if (k < n && s[k] == ' ') {
+		size_t p = k + 1, c;
+
+		while (p < n && !is_space(s[p]) && s[p] != ':')
+			p++;
+		if (p < n && s[p] == ':' && p > k + 3 && s[p - 2] == '.' &&
+		    (s[p - 1] == 'c' || s[p - 1] == 'h' || s[p - 1] == 'S')) {
+			for (c = p + 1; c < n && is_digit(s[c]); c++)
+				;
+			if (c > p + 1) {
+				put_name(fn, s + i, k - i);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static bool starts(const char *s, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	return n >= k && !memcmp(s, lit, k);
+}
+
+/* A line that belongs to a report (registers, markers, stacks) */
+static bool report_line(const char *s, size_t n)
+{
+	static const char *const lits[] = {
+		"Call Trace:", "<TASK>", "</TASK>", "<IRQ>", "</IRQ>",
+		"RIP:", "RSP:", "RAX:", "RDX:", "RBP:", "R10:", "R13:", "FS:",
+		"CS:", "CR2:", "DR0:", "DR3:", "Code:", "Modules linked in:",
+		"Hardware name:", "CPU:", "Read of size", "Write of size",
+		"---[ end", "Kernel Offset:", "stack backtrace:", "backtrace:",
+		"Allocated by task", "Freed by task", "The buggy address",
+		"Memory state around", "Dumping ftrace", "Rebooting in",
+		"Workqueue:", "Tainted:", "pc :", "lr :", "sp :", "Call trace:",
+		"NMI backtrace", "Sending NMI", "Showing all locks",
+		"irq event stamp", "hardirqs last", "softirqs last",
+		"other info", "Possible unsafe", "*** DEADLOCK ***",
+		"the existing dependency", "which lock already depends",
+		"Chain exists of", "lock(", "-> #", "#0:", "#1:", "#2:",
+		"#3:", "comm \"", "hex dump", "INFO: lockdep is turned off",
+		"rcu:", "task:", "Uninit was", "Local variable",
+		"Bytes ", "Byte ", "Task ", "(detected by", "Mem abort info:",
+		"Data abort info:", "Internal error:", "ESR =",
+	};
+	size_t i;
+
+	while (n && is_space(*s)) {
+		s++;
+		n--;
+	}
+	for (i = 0; i < sizeof(lits) / sizeof(lits[0]); i++)
+		if (starts(s, n, lits[i]))
+			return true;
+	return false;
+}
+
+static bool end_line(const char *s, size_t n)
+{
+	while (n && is_space(*s)) {
+		s++;
+		n--;
+	}
+	return starts(s, n, "---[ end") || starts(s, n, "Kernel Offset:") ||
+	       starts(s, n, "Rebooting in");
+}
+
+struct report {
+	int cls;
+	size_t first, last;	/* line numbers from 0 */
+	size_t hdr;		/* the header's line */
+	int pat;
+	bool partial;		/* the header matched only its beginning */
+	bool frames;		/* a stack frame seen */
+	char caller[16];
+	char fn[NAME_MAX_LEN];	/* the guilty frame, "" if none */
+	char hdr_fn[NAME_MAX_LEN];	/* the header's %pS */
+	char access[8];		/* KASAN's "Read", "Write" */
+	bool ended;		/* an end marker */
+	bool eof;		/* the log ended inside the report */
+	bool trace;		/* a "Call Trace:" or backtrace line */
+	/* from "CPU: N PID: N Comm: X Tainted: ... RELEASE" */
+	long cpu, pid;
+	char comm[64], taint[64], release[128];
+	bool have_cpu;
+	struct line hline;	/* the header's line */
+	/*
+	 * Kept as the lines go by, no line kept: the first "stack
+	 * backtrace:" line, the first frame not skipped after the header
+	 * and after that line, of the report's caller (own) and of any
+	 * (the frames of lines after the report's last do not count)
+	 */
+	size_t bt_line;		/* SIZE_MAX: none */
+	struct cand own_all, own_post, any_all, any_post;
+	bool done;		/* finished, its output in out */
+	struct kmsg_strbuf out;
+};
+
+/* A CPU or PID number: all digits, at most INT_MAX; else -1 (left out) */
+static long number(const char *tok)
+{
+	char *end;
+	long v;
+
+	if (!is_digit(*tok))
+		return -1;
+	errno = 0;
+	v = strtol(tok, &end, 10);
+	if (errno || *end || v > INT_MAX)
+		return -1;
+	return v;
+}
+
+/* Parse the "CPU: 0 PID: 1 Comm: x Not tainted 6.1.0 #1" line */
+static void task_line(struct report *rep, const char *s, size_t n)
+{
+	char buf[512], *p, *tok, *save = NULL;
+	int state = 0;
+
+	if (!starts(s, n, "CPU: ") || rep->have_cpu)
+		return;
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	for (p = buf; *p; p++)
+		if ((unsigned char)*p < ' ')
+			*p = ' ';
+	rep->have_cpu = true;
+	rep->cpu = rep->pid = -1;
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		switch (state) {
+		case 0:
+			if (!strcmp(tok, "CPU:"))
+				state = 1;
+			else if (!strcmp(tok, "PID:"))
+				state = 2;
+			else if (!strcmp(tok, "Comm:"))
+				state = 3;
+			else if (!strcmp(tok, "Tainted:"))
+				state = 4;
+			else if (!strcmp(tok, "tainted"))
+				state = 5;
+			else if (!strcmp(tok, "Not"))
+				snprintf(rep->taint, sizeof(rep->taint), "Not tainted");
+			break;
+		case 1:
+			rep->cpu = number(tok);
+			state = 0;
+			break;
+		case 2:
+			rep->pid = number(tok);
+			state = 0;
+			break;
+		case 3:
+			snprintf(rep->comm, sizeof(rep->comm), "%s", tok);
+			state = 0;
+			break;
+		case 4:
+			/* flags, then the release: "G        W" */
+			if (strlen(tok) == 1 || !strcmp(tok, "[W]") ||
+			    strspn(tok, "PFSRMBUDAWCIOELKXTN") == strlen(tok)) {
+				size_t l = strlen(rep->taint);
+
+				if (!l)
+					l = (size_t)snprintf(rep->taint, sizeof(rep->taint),
+							     "Tainted:");
+				if (l < sizeof(rep->taint) - 1)
+					snprintf(rep->taint + l, sizeof(rep->taint) - l,
+						 " %s", tok);
+				break;
+			}
+			/* fall through */
+		case 5:
+			snprintf(rep->release, sizeof(rep->release), "%s", tok);
+			state = 6;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* The name of the class, its %s filled with the header's strings */
+static void class_title(struct rp *r, struct report *rep, const struct line *hl,
+			struct kmsg_strbuf *out)
+{
+	const char *t = r->cls[rep->cls].title;
+	struct kmsg_args *args = calloc(1, sizeof(*args));
+	size_t len = hl->len - hl->off;
+	int next = 0;
+
+	if (len > LINE_MATCH_MAX)
+		len = LINE_MATCH_MAX;
+	if (!args)
+		oom_exit();
+	if (rep->pat < 0 || kmsg_match_args(r->m, rep->pat, hl->s + hl->off, len,
+					    rep->partial, args, NULL, NULL))
+		args->n = 0;
+	for (; *t; t++) {
+		const struct kmsg_arg *a = NULL;
+		size_t n;
+
+		if (t[0] != '%' || t[1] != 's') {
+			kmsg_strbuf_putc(out, *t);
+			continue;
+		}
+		t++;
+		while (next < args->n && args->v[next].type != KMSG_ARG_STRING)
+			next++;
+		if (next < args->n)
+			a = &args->v[next++];
+		if (!a || !a->str)
+			continue;
+		/* "general protection fault, probably for ...": the name */
+		for (n = 0; n < a->str_len && a->str[n] != ',' && a->str[n] != '\n'; n++)
+			;
+		kmsg_strbuf_putn(out, a->str, n);
+	}
+	/* a %s a cut header does not fill */
+	while (out->len && out->buf[out->len - 1] == ' ')
+		out->len--;
+	free(args);
+}
+
+/* The header's %pS: the function it names */
+static void header_frame(struct rp *r, struct report *rep, const struct line *hl)
+{
+	struct kmsg_args *args = calloc(1, sizeof(*args));
+	size_t len = hl->len - hl->off;
+	int i;
+
+	if (!args)
+		oom_exit();
+	if (len > LINE_MATCH_MAX)
+		len = LINE_MATCH_MAX;
+	if (rep->pat >= 0 &&
+	    !kmsg_match_args(r->m, rep->pat, hl->s + hl->off, len,
+			     rep->partial, args, NULL, NULL))
+		for (i = 0; i < args->n; i++) {
+			const struct kmsg_arg *a = &args->v[i];
+
+			if (a->conv == 'p' && (a->ptr_ext == 'S' || a->ptr_ext == 's' ||
+					       a->ptr_ext == 'B') &&
+			    a->str && a->str_len && !is_digit(a->str[0])) {
+				put_name(rep->hdr_fn, a->str, a->str_len);
+				break;
+			}
+		}
+	free(args);
+}
+
+static void put_field(struct kmsg_strbuf *o, const char *name, const char *v,
+		      size_t n)
+{
+	kmsg_strbuf_printf(o, ",\"%s\":", name);
+	kmsg_json_str(o, v, n);
+}
+
+static void emit(struct rp *r, const char *path, struct report *rep)
+{
+	struct kmsg_strbuf title = { 0 }, o = { 0 };
+	const struct line *hl = &rep->hline;
+	const char *reason = NULL;
+	size_t hlen = hl->len - hl->off;
+
+	class_title(r, rep, hl, &title);
+	if (rep->access[0] && strstr(r->cls[rep->cls].title, "KASAN"))
+		kmsg_strbuf_printf(&title, " %s", rep->access);
+	/* as syzkaller writes a report without a frame: "X in corrupted" */
+	kmsg_strbuf_printf(&title, " in %s", rep->fn[0] ? rep->fn : "corrupted");
+	if (rep->partial)
+		reason = "the header is cut short";
+	else if (rep->eof && !rep->frames)
+		reason = "the log ends before the stack trace";
+	else if (!rep->fn[0])
+		reason = "no frame found";
+	else if (!rep->frames)
+		reason = "no stack trace";
+	r->found++;
+	if (!r->json) {
+		/* the log's bytes escaped as kmsg dmesg does: no terminal escape */
+		kmsg_dmesg_escape(&o, path, strlen(path));
+		kmsg_strbuf_printf(&o, ":%zu-%zu: ", rep->first + 1, rep->last + 1);
+		kmsg_dmesg_escape(&o, r->cls[rep->cls].id, strlen(r->cls[rep->cls].id));
+		kmsg_strbuf_putc(&o, ' ');
+		kmsg_dmesg_escape(&o, title.buf ? title.buf : "", title.len);
+		if (reason)
+			kmsg_strbuf_printf(&o, " (corrupted: %s)", reason);
+		kmsg_strbuf_putc(&o, '\n');
+	} else {
+		kmsg_strbuf_puts(&o, "{\"file\":");
+		kmsg_json_str(&o, path, strlen(path));
+		put_field(&o, "class", r->cls[rep->cls].id, strlen(r->cls[rep->cls].id));
+		put_field(&o, "name", r->cls[rep->cls].title,
+			  strlen(r->cls[rep->cls].title));
+		put_field(&o, "title", title.buf ? title.buf : "", title.len);
+		put_field(&o, "frame", rep->fn, strlen(rep->fn));
+		kmsg_strbuf_printf(&o, ",\"first_line\":%zu,\"last_line\":%zu,\"header_line\":%zu",
+				   rep->first + 1, rep->last + 1, rep->hdr + 1);
+		put_field(&o, "header", hl->s + hl->off, hlen);
+		if (rep->have_cpu) {
+			if (rep->cpu >= 0)
+				kmsg_strbuf_printf(&o, ",\"cpu\":%ld", rep->cpu);
+			if (rep->pid >= 0)
+				kmsg_strbuf_printf(&o, ",\"pid\":%ld", rep->pid);
+			if (rep->comm[0])
+				put_field(&o, "task", rep->comm, strlen(rep->comm));
+			if (rep->taint[0])
+				put_field(&o, "taint", rep->taint, strlen(rep->taint));
+			if (rep->release[0])
+				put_field(&o, "release", rep->release,
+					  strlen(rep->release));
+		}
+		if (rep->caller[0])
+			put_field(&o, "caller", rep->caller, strlen(rep->caller));
+		kmsg_strbuf_printf(&o, ",\"corrupted\":%s", reason ? "true" : "false");
+		if (reason)
+			put_field(&o, "reason", reason, strlen(reason));
+		kmsg_strbuf_puts(&o, "}\n");
+	}
+	rep->out = o;
+	kmsg_strbuf_free(&title);
+}
+
+/* The header a line is, or -1: its pattern in @pat */
+static int header_of(struct rp *r, const struct line *l, int *pat, bool *partial)
+{
+	struct kmsg_match_result res;
+	size_t len = l->len - l->off;
+
+	if (!len)
+		return -1;
+	if (len > LINE_MATCH_MAX)
+		len = LINE_MATCH_MAX;
+	if (kmsg_match_line(r->m, l->s + l->off, len, -1, KMSG_MATCH_NL_LITERAL,
+			    &res))
+		oom_exit();
+	if (res.n < 1 || res.pat[0] < 0 || (size_t)res.pat[0] >= r->npat)
+		return -1;
+	/* a pattern matching only the start of a line, with little text */
+	if (res.partial && res.literal < 12)
+		return -1;
+	*pat = res.pat[0];
+	*partial = res.partial;
+	return r->pat_cls[res.pat[0]];
+}
+
+/*
+ * Is @s (@n bytes) the beginning of a line format @f prints? Its
+ * literal text matched as it is, each conversion by a run of non-blanks
+ * (any length, tried in turn); the text may end anywhere, once @lit
+ * literal characters or more matched. *@steps bounds the tries.
+ */
+static bool cut_of(const char *f, const char *s, size_t n, size_t lit,
+		   long *steps)
+{
+	size_t k, run;
+
+	for (;;) {
+		if (--*steps < 0)
+			return false;
+		if (!n)
+			return lit >= 8;
+		if (!*f)
+			return false;
+		if (f[0] != '%' || f[1] == '%') {
+			if (*s != *f)
+				return false;
+			f += f[0] == '%' ? 2 : 1;
+			s++;
+			n--;
+			lit++;
+			continue;
+		}
+		/* a conversion: flags, width, precision, length, its letter */
+		for (f++; *f && strchr("-+ #0123456789.*hlzjtL", *f); f++)
+			;
+		if (*f == 'p')
+			while (is_ident(f[1]))
+				f++;
+		if (*f)
+			f++;
+		for (run = 0; run < n && !is_space(s[run]); run++)
+			;
+		if (run == n)
+			return lit >= 8;
+		for (k = 0; k <= run; k++)
+			if (cut_of(f, s + k, n - k, lit, steps))
+				return true;
+		return false;
+	}
+}
+
+/*
+ * The header the last line of a log may be, cut short: the beginning of
+ * what a header format prints, at least 8 of its literal characters; the
+ * first class with such a format, or -1
+ */
+static int header_cut(const struct rp *r, const struct line *l)
+{
+	const char *s = l->s + l->off;
+	size_t n = l->len - l->off, k;
+	long steps = 100000;
+
+	for (k = 0; k < r->nlit; k++)
+		if (cut_of(r->lit[k].s, s, n, 0, &steps))
+			return r->lit[k].cls;
+	return -1;
+}
+
+/*
+ * The frame a line names for a report, not a skipped one: of its "RIP:",
+ * "pc :" or "PC is at" line, or of its stack. True with it in @fn.
+ */
+static bool line_frame(const struct rp *r, const char *s, size_t n, char *fn)
+{
+	if (starts(s, n, "RIP: ") || starts(s, n, "pc : ") ||
+	    starts(s, n, "PC is at ")) {
+		const char *p = memchr(s, ':', n);
+		size_t k = p ? (size_t)(p - s) + 1 : n;
+
+		if (starts(s, n, "RIP: ")) {
+			/* "RIP: 0010:func+0x1/0x2" */
+			p = k < n ? memchr(s + k, ':', n - k) : NULL;
+			k = p ? (size_t)(p - s) + 1 : n;
+		} else if (starts(s, n, "PC is at ")) {
+			k = 9;
+		}
+		while (k < n && is_space(s[k]))
+			k++;
+		return frame_of(s + k, n - k, fn) && !skipped(r, fn);
+	}
+	return frame_of(s, n, fn) && !skipped(r, fn);
+}
+
+static void cand_set(struct cand *c, size_t i, const char *fn)
+{
+	if (c->line != SIZE_MAX)
+		return;
+	c->line = i;
+	snprintf(c->fn, sizeof(c->fn), "%s", fn);
+}
+
+/*
+ * Line @i after the header of open report @rep: a "stack backtrace:"
+ * line (@bt), a frame (@fn, NULL if none)
+ */
+static void report_sees(struct report *rep, const struct line *l, size_t i,
+			bool bt, const char *fn)
+{
+	bool own = !rep->caller[0] || !l->caller[0] ||
+		   !strcmp(l->caller, rep->caller);
+
+	if (bt) {
+		if (rep->bt_line == SIZE_MAX)
+			rep->bt_line = i;
+		return;
+	}
+	if (!fn)
+		return;
+	cand_set(&rep->any_all, i, fn);
+	if (own)
+		cand_set(&rep->own_all, i, fn);
+	if (rep->bt_line != SIZE_MAX) {
+		cand_set(&rep->any_post, i, fn);
+		if (own)
+			cand_set(&rep->own_post, i, fn);
+	}
+}
+
+/*
+ * Choose the guilty frame of a report whose lines are all read: the
+ * header's %pS, else the first frame after the header (after lockdep's
+ * and kmemleak's "stack backtrace:", where their own stack starts), of
+ * the report's caller first
+ */
+static void finish_report(struct rp *r, const char *path, struct report *rep)
+{
+	bool backtrace = rep->bt_line <= rep->last;
+	const struct cand *c[2];
+	int k;
+
+	header_frame(r, rep, &rep->hline);
+	c[0] = backtrace ? &rep->own_post : &rep->own_all;
+	c[1] = backtrace ? &rep->any_post : &rep->any_all;
+	if (rep->hdr_fn[0] && !skipped(r, rep->hdr_fn))
+		snprintf(rep->fn, sizeof(rep->fn), "%s", rep->hdr_fn);
+	for (k = 0; k < 2 && !rep->fn[0]; k++)
+		if (c[k]->line <= rep->last)
+			snprintf(rep->fn, sizeof(rep->fn), "%s", c[k]->fn);
+	emit(r, path, rep);
+	rep->done = true;
+}
+
+/* The open reports, in the order of their headers */
+struct open {
+	struct report **v;
+	size_t n, cap;
+};
+
+/* Write the finished reports that no open one precedes */
+static void flush_done(struct open *o)
+{
+	size_t k = 0, j;
+
+	while (k < o->n && o->v[k]->done) {
+		if (o->v[k]->out.buf)
+			fwrite(o->v[k]->out.buf, 1, o->v[k]->out.len, stdout);
+		kmsg_strbuf_free(&o->v[k]->out);
+		free(o->v[k]);
+		k++;
+	}
+	for (j = k; j < o->n; j++)
+		o->v[j - k] = o->v[j];
+	o->n -= k;
+}
+
+/*
+ * The open report a line of @caller continues: the one of its caller,
+ * else, for a line without one, the newest
+ */
+static struct report *report_of(struct open *o, const char *caller)
+{
+	size_t k;
+
+	for (k = o->n; k--;)
+		if (!o->v[k]->done && !strcmp(o->v[k]->caller, caller))
+			return o->v[k];
+	if (!caller[0])
+		for (k = o->n; k--;)
+			if (!o->v[k]->done)
+				return o->v[k];
+	return NULL;
+}
+
+static void scan(struct rp *r, const char *path, const char *buf, size_t size)
+{
+	struct open o = { 0 };
+	struct line cur, prev = { 0 };
+	size_t i, p = 0, k;
+
+	for (i = 0; p < size; i++) {
+		const char *e = memchr(buf + p, '\n', size - p);
+		size_t n = e ? (size_t)(e - (buf + p)) : size - p;
+		const char *nul = memchr(buf + p, '\0', n);
+		struct line *l = &cur;
+		const char *s;
+		char fn[NAME_MAX_LEN];
+		bool partial = false, bt, has_fn;
+		int pat = -1, c;
+		struct report *rep;
+
+		l->s = buf + p;
+		/* a NUL ends the line's text: no kernel prints one */
+		l->len = nul ? (size_t)(nul - (buf + p)) : n;
+		if (l->len && l->s[l->len - 1] == '\r')
+			l->len--;
+		strip_prefixes(l);
+		p += n + 1;
+		s = l->s + l->off;
+		n = l->len - l->off;
+		c = header_of(r, l, &pat, &partial);
+		if (c < 0 && p >= size) {
+			c = header_cut(r, l);
+			pat = -1;
+			partial = c >= 0;
+		}
+		rep = report_of(&o, l->caller);
+		/* what the open reports' guilty frames need of the line */
+		bt = starts(s, n, "stack backtrace:");
+		has_fn = !bt && o.n && line_frame(r, s, n, fn);
+		for (k = 0; k < o.n; k++)
+			if (!o.v[k]->done)
+				report_sees(o.v[k], l, i, bt, has_fn ? fn : NULL);
+
+		if (c >= 0 && rep && !rep->frames && !rep->trace &&
+		    i - rep->hdr <= MERGE_LINES && c != rep->cls) {
+			/* "Oops:" after a page fault, WARNING after its text */
+			rep->last = i;
+		} else if (c >= 0) {
+			if (rep && (!l->caller[0] || !strcmp(rep->caller, l->caller)))
+				finish_report(r, path, rep);
+			rep = calloc(1, sizeof(*rep));
+			if (!rep)
+				oom_exit();
+			if (o.n == o.cap) {
+				o.cap = o.cap ? o.cap * 2 : 16;
+				o.v = xrealloc(o.v, o.cap * sizeof(*o.v));
+			}
+			o.v[o.n++] = rep;
+			rep->cls = c;
+			rep->pat = pat;
+			rep->partial = partial;
+			rep->first = rep->last = rep->hdr = i;
+			rep->hline = *l;
+			rep->bt_line = SIZE_MAX;
+			rep->own_all.line = rep->own_post.line = SIZE_MAX;
+			rep->any_all.line = rep->any_post.line = SIZE_MAX;
+			memcpy(rep->caller, l->caller, sizeof(rep->caller));
+			/* the "cut here" line before a WARNING is the report's */
+			if (i && prev.len - prev.off < 80 &&
+			    memmem(prev.s + prev.off, prev.len - prev.off, "cut here", 8))
+				rep->first = i - 1;
+		} else {
+			/* a report ended by its marker ends at the next line */
+			for (k = 0; k < o.n; k++)
+				if (!o.v[k]->done && o.v[k]->ended) {
+					if (o.v[k] == rep)
+						rep = NULL;
+					finish_report(r, path, o.v[k]);
+				}
+			if (rep && (frame_of(s, n, fn) || report_line(s, n) ||
+				    (n && (s[0] == ' ' || s[0] == '\t') && rep->trace))) {
+				if (frame_of(s, n, fn))
+					rep->frames = true;
+				if (starts(s, n, "Call Trace:") || starts(s, n, "Call trace:") ||
+				    starts(s, n, "backtrace:") || starts(s, n, "stack backtrace:"))
+					rep->trace = true;
+				if (!rep->access[0] && starts(s, n, "Read of size"))
+					snprintf(rep->access, sizeof(rep->access), "Read");
+				if (!rep->access[0] && starts(s, n, "Write of size"))
+					snprintf(rep->access, sizeof(rep->access), "Write");
+				task_line(rep, s, n);
+				rep->last = i;
+				if (end_line(s, n))
+					rep->ended = true;
+			}
+		}
+		/* a report without a line of its own for GAP_MAX lines ends */
+		for (k = 0; k < o.n; k++)
+			if (!o.v[k]->done && i - o.v[k]->last > GAP_MAX)
+				finish_report(r, path, o.v[k]);
+		flush_done(&o);
+		prev = cur;
+	}
+	for (k = 0; k < o.n; k++)
+		if (!o.v[k]->done) {
+			o.v[k]->eof = !o.v[k]->ended;
+			finish_report(r, path, o.v[k]);
+		}
+	flush_done(&o);
+	free(o.v);
+}
+
+static int read_file(const char *path, char **buf, size_t *size)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t cap = 0, n = 0, k;
+	char *b = NULL;
+
+	if (!f)
+		return -1;
+	for (;;) {
+		if (cap - n < 65536) {
+			cap = cap ? cap * 2 : 1 << 20;
+			b = xrealloc(b, cap);
+		}
+		k = fread(b + n, 1, cap - n, f);
+		n += k;
+		if (k == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		if (f != stdin)
+			fclose(f);
+		free(b);
+		errno = e ? e : EIO;
+		return -1;
+	}
+	if (f != stdin)
+		fclose(f);
+	*buf = b;
+	*size = n;
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s reports [--json] [--docs-db FILE] LOG...\n"
+		"The kernel reports of console logs (WARNING, BUG, Oops, KASAN,\n"
+		"lockdep, RCU stall, hung task, panic, ...): one line each, or with\n"
+		"--json one object each. LOG '-' is standard input.\n\n"
+		"  --json          one JSON object per report\n"
+		"  --docs-db FILE  the docs database with the report classes\n"
+		"                  (docs-db/catalog/report.kmsg); default as kmsg explain\n\n"
+		"Exit status: 0 no report, 1 reports found, 2 an error.\n",
+		prog);
+}
+
+int reports_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "docs-db", required_argument, NULL, 'd' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct options o = { 0 };
+	struct rp r = { 0 };
+	struct kmsg_docs *docs;
+	char err[1024];
+	int c, i, ret = 0, werr = 0;
+	size_t k;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			r.json = true;
+			break;
+		case 'd':
+			o.db = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	docs = docs_open(&o, err, sizeof(err));
+	if (!docs) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	r.m = kmsg_match_new();
+	if (!r.m)
+		oom_exit();
+	if (kmsg_docs_report_formats(docs, add_format, &r) ||
+	    kmsg_docs_report_skip(docs, add_skip, &r)) {
+		fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(docs));
+		kmsg_docs_close(docs);
+		ret = 2;
+		goto out;
+	}
+	kmsg_docs_close(docs);
+	if (!r.ncls) {
+		fprintf(stderr, "%s: %s has no report classes (docs-db/catalog/report.kmsg; a database of schema 6)\n",
+			prog, o.db ? o.db : "the docs database");
+		ret = 2;
+		goto out;
+	}
+	if (kmsg_match_build(r.m))
+		oom_exit();
+	for (i = optind; i < argc; i++) {
+		char *buf = NULL;
+		size_t size = 0;
+
+		if (read_file(argv[i], &buf, &size)) {
+			fprintf(stderr, "%s: %s: %s\n", prog, argv[i], strerror(errno));
+			ret = 2;
+			continue;
+		}
+		scan(&r, argv[i], buf, size);
+		free(buf);
+		if (fflush(stdout) && !werr)
+			werr = errno;
+	}
+	if ((fflush(stdout) && !werr) || ferror(stdout)) {
+		if (!werr)
+			werr = errno ? errno : EIO;
+		fprintf(stderr, "%s: standard output: %s\n", prog, strerror(werr));
+		ret = 2;
+	}
+out:
+	kmsg_match_free(r.m);
+	for (k = 0; k < r.ncls; k++) {
+		free(r.cls[k].id);
+		free(r.cls[k].title);
+	}
+	for (k = 0; k < r.nskip; k++)
+		free(r.skip[k]);
+	for (k = 0; k < r.nlit; k++)
+		free(r.lit[k].s);
+	free(r.lit);
+	free(r.cls);
+	free(r.skip);
+	free(r.pat_cls);
+	if (ret)
+		return ret;
+	return r.found ? 1 : 0;
+}
