@@ -192,9 +192,11 @@ static void check_ident(struct ctx *c, struct ident *id)
 				      "Description without message for: %s", src->id);
 		/*
 		 * An entry with a modname documents messages by their
-		 * automatic ids; no call site prints its identifier.
+		 * automatic ids; no call site prints its identifier. A
+		 * class of kernel reports named by its parent's header
+		 * (report-at) has no message of its own.
 		 */
-		if (cat && !cat->modname)
+		if (cat && !cat->modname && !cat->report_at)
 			kmsg_diag_add(&c->diags, cat->file, cat->line, true,
 				      "Description without message for: %s", cat->id);
 		if (src)

@@ -11,12 +11,16 @@
  * them. The title is the class's name, its %s filled with the header's
  * string arguments, then " in " and the guilty frame: the first function
  * of the header's %pS, of the RIP line or of the stack trace that is not
- * in the skip list (report_skip), which is data of the database too.
+ * skipped by the report_frames of the database (its class's and every
+ * class's regular expressions), its prefixes stripped as they say too.
+ * A class may be a kind of another (report-of): a header of it near a
+ * header of the other, before the stack, names the report.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,9 +40,20 @@
 #define GAP_MAX		200
 #define NAME_MAX_LEN	256
 
+/* Frames a report keeps to choose its guilty one from */
+#define FRAMES_MAX	48
+
 struct cls {
 	char *id;	/* "report.1" */
 	char *title;	/* "KASAN: %s" */
+	char *parent_id;	/* the class it is a kind of, "" if none */
+	int parent;		/* its index, -1 */
+	struct kmsg_strbuf skip_src;	/* "(re1)|(re2)", its own */
+	regex_t skip;
+	bool has_skip;
+	char *at_src;		/* the parent's header it names, "" */
+	regex_t at;
+	bool has_at;
 };
 
 struct rp {
@@ -47,8 +62,14 @@ struct rp {
 	size_t ncls;
 	int *pat_cls;		/* class of each pattern */
 	size_t npat, cappat;
-	char **skip;
-	size_t nskip;
+	/* the regular expressions of every class's skip and the strips */
+	struct kmsg_strbuf skip_src;
+	regex_t skip;
+	bool has_skip;
+	regex_t *strip;
+	size_t nstrip;
+	char **strip_src;
+	size_t nstrip_src;
 	/* each format and its class, for a header cut short */
 	struct lit {
 		char *s;
@@ -56,6 +77,7 @@ struct rp {
 	} *lit;
 	size_t nlit;
 	bool json;
+	bool said;		/* an error of the database written */
 	long found;
 };
 
@@ -67,8 +89,9 @@ struct line {
 };
 
 /* A frame that may be a report's guilty one: its line, its function */
-struct cand {
-	size_t line;		/* SIZE_MAX: none */
+struct frame {
+	size_t line;
+	bool own;		/* a line of the report's caller */
 	char fn[NAME_MAX_LEN];
 };
 
@@ -103,10 +126,17 @@ static int add_format(void *ctx, const char **col)
 
 	if (!r->ncls || strcmp(r->cls[r->ncls - 1].id, col[0])) {
 		r->cls = xrealloc(r->cls, (r->ncls + 1) * sizeof(*r->cls));
+		memset(&r->cls[r->ncls], 0, sizeof(r->cls[r->ncls]));
 		r->cls[r->ncls].id = xstrdup_(col[0]);
 		r->cls[r->ncls].title = xstrdup_(col[1]);
+		r->cls[r->ncls].parent_id = xstrdup_(col[3]);
+		r->cls[r->ncls].parent = -1;
+		r->cls[r->ncls].at_src = xstrdup_(col[4]);
 		r->ncls++;
 	}
+	/* a class named by its parent's header only */
+	if (!col[2][0])
+		return 0;
 	/*
 	 * The wordings of one class share an id (none is ambiguous with
 	 * another of its class); an automatic id's form, not "comp.N",
@@ -130,29 +160,183 @@ static int add_format(void *ctx, const char **col)
 	return 0;
 }
 
-static int add_skip(void *ctx, const char **col)
+static void alt_add(struct kmsg_strbuf *sb, const char *re)
+{
+	if (sb->len)
+		kmsg_strbuf_putc(sb, '|');
+	kmsg_strbuf_printf(sb, "(%s)", re);
+}
+
+/* A row of report_frames: col[0] "skip" or "strip", col[1] the class */
+static int add_frame(void *ctx, const char **col)
 {
 	struct rp *r = ctx;
+	size_t k;
 
-	r->skip = xrealloc(r->skip, (r->nskip + 1) * sizeof(*r->skip));
-	r->skip[r->nskip++] = xstrdup_(col[0]);
+	if (!strcmp(col[0], "strip")) {
+		r->strip_src = xrealloc(r->strip_src, (r->nstrip_src + 1) *
+					sizeof(*r->strip_src));
+		r->strip_src[r->nstrip_src++] = xstrdup_(col[2]);
+		return 0;
+	}
+	if (strcmp(col[0], "skip")) {
+		fprintf(stderr, "%s: report_frames: kind \"%s\" is not skip or strip\n",
+			prog, col[0]);
+		r->said = true;
+		return -EINVAL;
+	}
+	if (!col[1][0]) {
+		alt_add(&r->skip_src, col[2]);
+		return 0;
+	}
+	for (k = 0; k < r->ncls; k++)
+		if (!strcmp(r->cls[k].id, col[1])) {
+			alt_add(&r->cls[k].skip_src, col[2]);
+			return 0;
+		}
+	fprintf(stderr, "%s: report_frames: \"%s\" is not a report class\n",
+		prog, col[1]);
+	r->said = true;
+	return -EINVAL;
+}
+
+static int re_comp(regex_t *re, const char *src, int flags)
+{
+	int e = regcomp(re, src, REG_EXTENDED | flags);
+
+	if (e) {
+		char msg[256];
+
+		regerror(e, re, msg, sizeof(msg));
+		fprintf(stderr, "%s: report_frames: \"%.200s\": %s\n", prog, src, msg);
+		return -EINVAL;
+	}
 	return 0;
 }
 
-static bool skipped(const struct rp *r, const char *fn)
+/*
+ * Once the classes and frames are read: each class's parent, the
+ * regular expressions compiled. 0, or -EINVAL after a message.
+ */
+static int rp_prepare(struct rp *r)
 {
-	size_t i, n;
+	size_t k, j;
 
-	for (i = 0; i < r->nskip; i++) {
-		n = strlen(r->skip[i]);
-		if (n && r->skip[i][n - 1] == '*') {
-			if (!strncmp(fn, r->skip[i], n - 1))
-				return true;
-		} else if (!strcmp(fn, r->skip[i])) {
-			return true;
+	for (k = 0; k < r->ncls; k++) {
+		struct cls *c = &r->cls[k];
+
+		if (c->parent_id[0]) {
+			for (j = 0; j < r->ncls; j++)
+				if (j != k && !strcmp(r->cls[j].id, c->parent_id))
+					c->parent = (int)j;
+			if (c->parent < 0) {
+				fprintf(stderr, "%s: reports: %s is a kind of \"%s\", not a report class\n",
+					prog, c->id, c->parent_id);
+				return -EINVAL;
+			}
+		}
+		if (c->skip_src.len) {
+			if (re_comp(&c->skip, c->skip_src.buf, REG_NOSUB))
+				return -EINVAL;
+			c->has_skip = true;
+		}
+		if (c->at_src[0]) {
+			if (c->parent < 0) {
+				fprintf(stderr, "%s: reports: %s names a header of no class\n",
+					prog, c->id);
+				return -EINVAL;
+			}
+			if (re_comp(&c->at, c->at_src, REG_NOSUB))
+				return -EINVAL;
+			c->has_at = true;
 		}
 	}
-	return false;
+	if (r->skip_src.len) {
+		if (re_comp(&r->skip, r->skip_src.buf, REG_NOSUB))
+			return -EINVAL;
+		r->has_skip = true;
+	}
+	r->strip = xrealloc(NULL, r->nstrip_src * sizeof(*r->strip));
+	for (k = 0; k < r->nstrip_src; k++) {
+		if (re_comp(&r->strip[k], r->strip_src[k], 0))
+			return -EINVAL;
+		r->nstrip++;
+	}
+	return 0;
+}
+
+static void rp_free(struct rp *r)
+{
+	size_t k;
+
+	kmsg_match_free(r->m);
+	for (k = 0; k < r->ncls; k++) {
+		free(r->cls[k].id);
+		free(r->cls[k].title);
+		free(r->cls[k].parent_id);
+		free(r->cls[k].at_src);
+		if (r->cls[k].has_at)
+			regfree(&r->cls[k].at);
+		kmsg_strbuf_free(&r->cls[k].skip_src);
+		if (r->cls[k].has_skip)
+			regfree(&r->cls[k].skip);
+	}
+	kmsg_strbuf_free(&r->skip_src);
+	if (r->has_skip)
+		regfree(&r->skip);
+	for (k = 0; k < r->nstrip; k++)
+		regfree(&r->strip[k]);
+	for (k = 0; k < r->nstrip_src; k++)
+		free(r->strip_src[k]);
+	for (k = 0; k < r->nlit; k++)
+		free(r->lit[k].s);
+	free(r->strip);
+	free(r->strip_src);
+	free(r->lit);
+	free(r->cls);
+	free(r->pat_cls);
+}
+
+/*
+ * The class a header line @l of class @c is: a kind of @c whose
+ * report-at the line matches, else @c
+ */
+static int refine(const struct rp *r, int c, const struct line *l)
+{
+	char buf[LINE_MATCH_MAX + 1];
+	size_t n = l->len - l->off, k;
+
+	if (n > LINE_MATCH_MAX)
+		n = LINE_MATCH_MAX;
+	memcpy(buf, l->s + l->off, n);
+	buf[n] = '\0';
+	for (k = 0; k < r->ncls; k++)
+		if (r->cls[k].parent == c && r->cls[k].has_at &&
+		    !regexec(&r->cls[k].at, buf, 0, NULL, 0))
+			return (int)k;
+	return c;
+}
+
+/* A function no report of class @cls blames */
+static bool skipped(const struct rp *r, int cls, const char *fn)
+{
+	if (r->has_skip && !regexec(&r->skip, fn, 0, NULL, 0))
+		return true;
+	return cls >= 0 && r->cls[cls].has_skip &&
+	       !regexec(&r->cls[cls].skip, fn, 0, NULL, 0);
+}
+
+/* @fn without the longest prefix a strip expression matches */
+static void strip_name(const struct rp *r, char *fn)
+{
+	size_t k, cut = 0, n = strlen(fn);
+	regmatch_t m;
+
+	for (k = 0; k < r->nstrip; k++)
+		if (!regexec(&r->strip[k], fn, 1, &m, 0) && m.rm_so == 0 &&
+		    (size_t)m.rm_eo > cut && (size_t)m.rm_eo < n)
+			cut = (size_t)m.rm_eo;
+	memmove(fn, fn + cut, n - cut + 1);
 }
 
 static bool is_digit(char c)
@@ -340,6 +524,7 @@ static bool end_line(const char *s, size_t n)
 
 struct report {
 	int cls;
+	int raw;		/* the class its header's format is of */
 	size_t first, last;	/* line numbers from 0 */
 	size_t hdr;		/* the header's line */
 	int pat;
@@ -359,12 +544,13 @@ struct report {
 	struct line hline;	/* the header's line */
 	/*
 	 * Kept as the lines go by, no line kept: the first "stack
-	 * backtrace:" line, the first frame not skipped after the header
-	 * and after that line, of the report's caller (own) and of any
-	 * (the frames of lines after the report's last do not count)
+	 * backtrace:" line, the first frames after the header that no
+	 * class skips (the frames of lines after the report's last do not
+	 * count)
 	 */
 	size_t bt_line;		/* SIZE_MAX: none */
-	struct cand own_all, own_post, any_all, any_post;
+	struct frame fr[FRAMES_MAX];
+	size_t nfr;
 	bool done;		/* finished, its output in out */
 	struct kmsg_strbuf out;
 };
@@ -702,17 +888,9 @@ static bool line_frame(const struct rp *r, const char *s, size_t n, char *fn)
 		}
 		while (k < n && is_space(s[k]))
 			k++;
-		return frame_of(s + k, n - k, fn) && !skipped(r, fn);
+		return frame_of(s + k, n - k, fn) && !skipped(r, -1, fn);
 	}
-	return frame_of(s, n, fn) && !skipped(r, fn);
-}
-
-static void cand_set(struct cand *c, size_t i, const char *fn)
-{
-	if (c->line != SIZE_MAX)
-		return;
-	c->line = i;
-	snprintf(c->fn, sizeof(c->fn), "%s", fn);
+	return frame_of(s, n, fn) && !skipped(r, -1, fn);
 }
 
 /*
@@ -722,46 +900,53 @@ static void cand_set(struct cand *c, size_t i, const char *fn)
 static void report_sees(struct report *rep, const struct line *l, size_t i,
 			bool bt, const char *fn)
 {
-	bool own = !rep->caller[0] || !l->caller[0] ||
-		   !strcmp(l->caller, rep->caller);
+	struct frame *f;
 
 	if (bt) {
 		if (rep->bt_line == SIZE_MAX)
 			rep->bt_line = i;
 		return;
 	}
-	if (!fn)
+	if (!fn || rep->nfr == FRAMES_MAX)
 		return;
-	cand_set(&rep->any_all, i, fn);
-	if (own)
-		cand_set(&rep->own_all, i, fn);
-	if (rep->bt_line != SIZE_MAX) {
-		cand_set(&rep->any_post, i, fn);
-		if (own)
-			cand_set(&rep->own_post, i, fn);
-	}
+	f = &rep->fr[rep->nfr++];
+	f->line = i;
+	f->own = !rep->caller[0] || !l->caller[0] || !strcmp(l->caller, rep->caller);
+	snprintf(f->fn, sizeof(f->fn), "%s", fn);
+}
+
+/* A function no report of class @c (or of the class it is a kind of) blames */
+static bool class_skips(const struct rp *r, int c, const char *fn)
+{
+	return skipped(r, c, fn) || (r->cls[c].parent >= 0 &&
+				     skipped(r, r->cls[c].parent, fn));
 }
 
 /*
  * Choose the guilty frame of a report whose lines are all read: the
  * header's %pS, else the first frame after the header (after lockdep's
  * and kmemleak's "stack backtrace:", where their own stack starts), of
- * the report's caller first
+ * the report's caller first, that the class does not skip
  */
 static void finish_report(struct rp *r, const char *path, struct report *rep)
 {
 	bool backtrace = rep->bt_line <= rep->last;
-	const struct cand *c[2];
-	int k;
+	size_t k;
+	int own;
 
 	header_frame(r, rep, &rep->hline);
-	c[0] = backtrace ? &rep->own_post : &rep->own_all;
-	c[1] = backtrace ? &rep->any_post : &rep->any_all;
-	if (rep->hdr_fn[0] && !skipped(r, rep->hdr_fn))
+	if (rep->hdr_fn[0] && !class_skips(r, rep->cls, rep->hdr_fn))
 		snprintf(rep->fn, sizeof(rep->fn), "%s", rep->hdr_fn);
-	for (k = 0; k < 2 && !rep->fn[0]; k++)
-		if (c[k]->line <= rep->last)
-			snprintf(rep->fn, sizeof(rep->fn), "%s", c[k]->fn);
+	for (own = 1; own >= 0 && !rep->fn[0]; own--)
+		for (k = 0; k < rep->nfr && !rep->fn[0]; k++) {
+			const struct frame *f = &rep->fr[k];
+
+			if (f->line > rep->last || (backtrace && f->line < rep->bt_line) ||
+			    (own && !f->own) || class_skips(r, rep->cls, f->fn))
+				continue;
+			snprintf(rep->fn, sizeof(rep->fn), "%s", f->fn);
+		}
+	strip_name(r, rep->fn);
 	emit(r, path, rep);
 	rep->done = true;
 }
@@ -821,7 +1006,7 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 		const char *s;
 		char fn[NAME_MAX_LEN];
 		bool partial = false, bt, has_fn;
-		int pat = -1, c;
+		int pat = -1, c, raw;
 		struct report *rep;
 
 		l->s = buf + p;
@@ -839,6 +1024,9 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 			pat = -1;
 			partial = c >= 0;
 		}
+		raw = c;
+		if (c >= 0)
+			c = refine(r, c, l);
 		rep = report_of(&o, l->caller);
 		/* what the open reports' guilty frames need of the line */
 		bt = starts(s, n, "stack backtrace:");
@@ -848,9 +1036,18 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 				report_sees(o.v[k], l, i, bt, has_fn ? fn : NULL);
 
 		if (c >= 0 && rep && !rep->frames && !rep->trace &&
-		    i - rep->hdr <= MERGE_LINES && c != rep->cls) {
+		    i - rep->hdr <= MERGE_LINES && raw != rep->raw) {
 			/* "Oops:" after a page fault, WARNING after its text */
 			rep->last = i;
+			/* a kind of the report's class names it: its header */
+			if (r->cls[c].parent == rep->cls) {
+				rep->cls = c;
+				rep->raw = raw;
+				rep->pat = pat;
+				rep->partial = partial;
+				rep->hdr = i;
+				rep->hline = *l;
+			}
 		} else if (c >= 0) {
 			if (rep && (!l->caller[0] || !strcmp(rep->caller, l->caller)))
 				finish_report(r, path, rep);
@@ -863,13 +1060,12 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 			}
 			o.v[o.n++] = rep;
 			rep->cls = c;
+			rep->raw = raw;
 			rep->pat = pat;
 			rep->partial = partial;
 			rep->first = rep->last = rep->hdr = i;
 			rep->hline = *l;
 			rep->bt_line = SIZE_MAX;
-			rep->own_all.line = rep->own_post.line = SIZE_MAX;
-			rep->any_all.line = rep->any_post.line = SIZE_MAX;
 			memcpy(rep->caller, l->caller, sizeof(rep->caller));
 			/* the "cut here" line before a WARNING is the report's */
 			if (i && prev.len - prev.off < 80 &&
@@ -978,7 +1174,6 @@ int reports_main(int argc, char **argv)
 	struct kmsg_docs *docs;
 	char err[1024];
 	int c, i, ret = 0, werr = 0;
-	size_t k;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -1010,8 +1205,9 @@ int reports_main(int argc, char **argv)
 	if (!r.m)
 		oom_exit();
 	if (kmsg_docs_report_formats(docs, add_format, &r) ||
-	    kmsg_docs_report_skip(docs, add_skip, &r)) {
-		fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(docs));
+	    kmsg_docs_report_frames(docs, add_frame, &r)) {
+		if (!r.said)
+			fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(docs));
 		kmsg_docs_close(docs);
 		ret = 2;
 		goto out;
@@ -1020,6 +1216,10 @@ int reports_main(int argc, char **argv)
 	if (!r.ncls) {
 		fprintf(stderr, "%s: %s has no report classes (docs-db/catalog/report.kmsg; a database of schema 6)\n",
 			prog, o.db ? o.db : "the docs database");
+		ret = 2;
+		goto out;
+	}
+	if (rp_prepare(&r)) {
 		ret = 2;
 		goto out;
 	}
@@ -1046,19 +1246,7 @@ int reports_main(int argc, char **argv)
 		ret = 2;
 	}
 out:
-	kmsg_match_free(r.m);
-	for (k = 0; k < r.ncls; k++) {
-		free(r.cls[k].id);
-		free(r.cls[k].title);
-	}
-	for (k = 0; k < r.nskip; k++)
-		free(r.skip[k]);
-	for (k = 0; k < r.nlit; k++)
-		free(r.lit[k].s);
-	free(r.lit);
-	free(r.cls);
-	free(r.skip);
-	free(r.pat_cls);
+	rp_free(&r);
 	if (ret)
 		return ret;
 	return r.found ? 1 : 0;

@@ -4,6 +4,7 @@
  * See kmsg_catalog.h and docs-db/FORMAT.md.
  */
 #include <limits.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -325,6 +326,10 @@ enum field {
 	F_AUTOID,
 	F_RTITLE,
 	F_RSKIP,
+	F_RSKIPANY,
+	F_RSTRIP,
+	F_ROF,
+	F_RAT,
 };
 
 static const struct {
@@ -342,6 +347,10 @@ static const struct {
 	{ "auto-id", F_AUTOID },
 	{ "report-title", F_RTITLE },
 	{ "report-skip", F_RSKIP },
+	{ "report-skip-any", F_RSKIPANY },
+	{ "report-strip", F_RSTRIP },
+	{ "report-of", F_ROF },
+	{ "report-at", F_RAT },
 };
 
 struct cat_state {
@@ -579,32 +588,37 @@ static void field_auto_id(struct cat_state *st, const char *v)
 }
 
 /*
- * report-skip: function names, a trailing '*' for a prefix; each line
- * adds to the entry's list, kept space-separated
+ * report-skip, report-skip-any, report-strip: POSIX extended regular
+ * expressions over a function's name, separated by blanks; each line
+ * adds to the entry's list (@list), kept space-separated
  */
-static void field_report_skip(struct cat_state *st, const char *v)
+static void field_report_res(struct cat_state *st, const char *v, char **list,
+			     const char *field)
 {
-	struct kmsg_doc *doc = st->doc;
 	struct kmsg_strbuf sb = { 0 };
 	const char *p = v;
 
-	if (doc->report_skip)
-		kmsg_sb_puts(&sb, doc->report_skip);
+	if (*list)
+		kmsg_sb_puts(&sb, *list);
 	while (*p) {
-		size_t n, i;
+		regex_t re;
+		char *w;
+		size_t n;
+		int bad;
 
 		p += strspn(p, " \t\n");
 		n = strcspn(p, " \t\n");
 		if (!n)
 			break;
-		for (i = 0; i < n; i++)
-			if (!is_alnum(p[i]) && p[i] != '_' && p[i] != '.' &&
-			    !(p[i] == '*' && i == n - 1))
-				break;
-		if (i < n || (n == 1 && p[0] == '*')) {
+		w = kmsg_xstrndup(p, n);
+		bad = regcomp(&re, w, REG_EXTENDED | REG_NOSUB);
+		if (!bad)
+			regfree(&re);
+		free(w);
+		if (bad) {
 			cat_error(st, st->field_line,
-				  "report-skip: \"%.*s\" is not a function name or a prefix ending in *",
-				  (int)n, p);
+				  "%s: \"%.*s\" is not a POSIX extended regular expression",
+				  field, (int)n, p);
 			break;
 		}
 		if (sb.len)
@@ -612,8 +626,8 @@ static void field_report_skip(struct cat_state *st, const char *v)
 		kmsg_sb_putn(&sb, p, n);
 		p += n;
 	}
-	free(doc->report_skip);
-	doc->report_skip = kmsg_sb_take(&sb);
+	free(*list);
+	*list = kmsg_sb_take(&sb);
 }
 
 /* The value of the current field is complete. */
@@ -685,8 +699,33 @@ static void finish_field(struct cat_state *st)
 		v = NULL;
 		break;
 	case F_RSKIP:
-		field_report_skip(st, v);
+		field_report_res(st, v, &st->doc->report_skip, "report-skip");
 		break;
+	case F_RSKIPANY:
+		field_report_res(st, v, &st->doc->report_skip_any,
+				 "report-skip-any");
+		break;
+	case F_RSTRIP:
+		field_report_res(st, v, &st->doc->report_strip, "report-strip");
+		break;
+	case F_ROF:
+		st->doc->report_of = v;
+		v = NULL;
+		break;
+	case F_RAT: {
+		regex_t re;
+
+		if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB)) {
+			cat_error(st, st->field_line,
+				  "report-at: \"%s\" is not a POSIX extended regular expression",
+				  v);
+			break;
+		}
+		regfree(&re);
+		st->doc->report_at = v;
+		v = NULL;
+		break;
+	}
 	case F_TRANSLATION:
 		u = cat_unescape(st, v, st->field_line, "translation");
 		if (u) {
@@ -866,6 +905,7 @@ static void field_line(struct cat_state *st, const char *s, size_t n,
 			return;
 		}
 	} else if (f != F_PARAMETER && f != F_AUTOID && f != F_RSKIP &&
+		   f != F_RSKIPANY && f != F_RSTRIP &&
 		   (st->seen & (1u << f))) {
 		char *name = kmsg_xstrndup(s, k);
 
@@ -898,11 +938,15 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 		cat_error(st, line, "continuation line of a one-line field");
 		return;
 	case F_RTITLE:
+	case F_ROF:
+	case F_RAT:
 		cat_error(st, line, "continuation line of a one-line field");
 		return;
 	case F_PARAMETER:
 	case F_SEEALSO:
 	case F_RSKIP:
+	case F_RSKIPANY:
+	case F_RSTRIP:
 		kmsg_sb_putc(&st->val, ' ');
 		break;
 	default:

@@ -88,13 +88,19 @@ static const char schema_sql[] =
 	"CREATE TABLE reports (\n"
 	"\tid TEXT PRIMARY KEY,\t\t-- the class: 'report.1'\n"
 	"\ttitle TEXT NOT NULL,\t\t-- its name, a title's start: 'WARNING'\n"
+	"\tparent TEXT,\t\t\t-- the class it is a kind of (report-of)\n"
+	"\tat TEXT,\t\t\t-- and the parent's header it names (report-at)\n"
 	"\tfile TEXT NOT NULL,\n"
 	"\tline INTEGER NOT NULL\n"
 	");\n"
-	"-- the functions no report blames (report-skip): 'printk', 'kasan_*'\n"
-	"CREATE TABLE report_skip (\n"
-	"\tpattern TEXT PRIMARY KEY,\t-- a name, or a prefix ending in '*'\n"
-	"\tid TEXT NOT NULL\t\t-- the entry listing it first\n"
+	"-- how a report's guilty frame is chosen: regular expressions over\n"
+	"-- function names (report-skip, report-skip-any, report-strip)\n"
+	"CREATE TABLE report_frames (\n"
+	"\tkind TEXT NOT NULL,\t\t-- 'skip': never blamed; 'strip': a prefix\n"
+	"\tclass TEXT NOT NULL,\t\t-- '' for every class, or 'report.5'\n"
+	"\tpattern TEXT NOT NULL,\t\t-- POSIX extended: 'kasan', '^SyS_'\n"
+	"\tid TEXT NOT NULL,\t\t-- the entry listing it first\n"
+	"\tPRIMARY KEY (kind, class, pattern)\n"
 	");\n"
 	"-- full text over formats, descriptions and user responses\n"
 	"CREATE VIRTUAL TABLE search USING fts5(id, format, description, user_response);\n";
@@ -334,42 +340,56 @@ out:
 	return ret;
 }
 
+/* The patterns of list @p (space-separated) as rows of report_frames */
+static int put_frames(struct db *d, sqlite3_stmt *sk, const char *kind,
+		      const char *cls, const char *id, const char *p)
+{
+	while (p && *p) {
+		size_t n = strcspn(p, " ");
+		char *w = strndup(p, n);
+		int bad;
+
+		if (!w)
+			return -1;
+		bad = bind_text(d, sk, 1, kind) || bind_text(d, sk, 2, cls) ||
+		      bind_text(d, sk, 3, w) || bind_text(d, sk, 4, id) ||
+		      step(d, sk);
+		free(w);
+		if (bad)
+			return -1;
+		p += n;
+		p += *p == ' ';
+	}
+	return 0;
+}
+
 static int put_reports(struct db *d, const struct kmsg_db_input *in)
 {
 	sqlite3_stmt *st = NULL, *sk = NULL;
 	size_t i;
 	int ret = -1;
 
-	if (db_prepare(d, "INSERT INTO reports (id, title, file, line) VALUES (?, ?, ?, ?)",
-		       &st) ||
-	    db_prepare(d, "INSERT OR IGNORE INTO report_skip (pattern, id) VALUES (?, ?)",
-		       &sk))
+	if (db_prepare(d, "INSERT INTO reports (id, title, parent, at, file, line) "
+		       "VALUES (?, ?, ?, ?, ?, ?)", &st) ||
+	    db_prepare(d, "INSERT OR IGNORE INTO report_frames (kind, class, pattern, id) "
+		       "VALUES (?, ?, ?, ?)", &sk))
 		goto out;
 	for (i = 0; i < in->ndocs; i++) {
 		const struct kmsg_doc *doc = in->docs[i].doc;
-		const char *p = doc->report_skip;
 
 		if (doc->report_title &&
 		    (bind_text(d, st, 1, doc->id) ||
 		     bind_text(d, st, 2, doc->report_title) ||
-		     bind_text(d, st, 3, doc->file) ||
-		     bind_int(d, st, 4, doc->report_title_line) || step(d, st)))
+		     bind_text(d, st, 3, doc->report_of) ||
+		     bind_text(d, st, 4, doc->report_at) ||
+		     bind_text(d, st, 5, doc->file) ||
+		     bind_int(d, st, 6, doc->report_title_line) || step(d, st)))
 			goto out;
-		while (p && *p) {
-			size_t n = strcspn(p, " ");
-			char *w = strndup(p, n);
-			int bad;
-
-			if (!w)
-				goto out;
-			bad = bind_text(d, sk, 1, w) || bind_text(d, sk, 2, doc->id) ||
-			      step(d, sk);
-			free(w);
-			if (bad)
-				goto out;
-			p += n;
-			p += *p == ' ';
-		}
+		if (put_frames(d, sk, "skip", doc->report_title ? doc->id : "",
+			       doc->id, doc->report_skip) ||
+		    put_frames(d, sk, "skip", "", doc->id, doc->report_skip_any) ||
+		    put_frames(d, sk, "strip", "", doc->id, doc->report_strip))
+			goto out;
 	}
 	ret = 0;
 out:

@@ -81,7 +81,7 @@ static const struct {
 	{ "build", true, false },
 	{ "aliases", true, false },
 	{ "reports", true, false },
-	{ "report_skip", true, false },
+	{ "report_frames", true, false },
 	{ "search", false, true },
 };
 
@@ -848,7 +848,7 @@ static int table_rows(struct kmsg_docs *d, const char *sql, const char *what,
 		      int (*cb)(void *ctx, const char **col), void *ctx)
 {
 	unsigned long long saved = work_begin(d), max = d->work_max;
-	const char *col[4];
+	const char *col[5];
 	sqlite3_stmt *st = NULL;
 	int rc, i, ret = 0;
 
@@ -911,16 +911,18 @@ int kmsg_docs_modules(struct kmsg_docs *d,
 int kmsg_docs_report_formats(struct kmsg_docs *d,
 			     int (*cb)(void *ctx, const char **col), void *ctx)
 {
-	return table_rows(d, "SELECT r.id, r.title, a.format FROM reports r "
-			  "JOIN aliases a ON a.id = r.id WHERE a.format IS NOT NULL "
-			  "ORDER BY r.id, a.position", "reports", 3, 3, cb, ctx);
+	return table_rows(d, "SELECT r.id, r.title, a.format, r.parent, r.at "
+			  "FROM reports r LEFT JOIN aliases a ON a.id = r.id AND "
+			  "a.format IS NOT NULL ORDER BY r.id, a.position",
+			  "reports", 5, 2, cb, ctx);
 }
 
-int kmsg_docs_report_skip(struct kmsg_docs *d,
-			  int (*cb)(void *ctx, const char **col), void *ctx)
+int kmsg_docs_report_frames(struct kmsg_docs *d,
+			    int (*cb)(void *ctx, const char **col), void *ctx)
 {
-	return table_rows(d, "SELECT pattern FROM report_skip ORDER BY pattern",
-			  "report_skip", 1, 1, cb, ctx);
+	return table_rows(d, "SELECT kind, class, pattern FROM report_frames "
+			  "ORDER BY kind, class, pattern", "report_frames", 3, 3,
+			  cb, ctx);
 }
 
 const char *kmsg_docs_build(struct kmsg_docs *d, const char *key)

@@ -217,16 +217,19 @@ int kmsg_docs_where(struct kmsg_docs *docs, const char *id, char *file,
 /*
  * The classes of kernel reports (SCHEMA.md, "Reports"): every wording of
  * every class's header, @cb getting col[0] the class ("report.1"),
- * col[1] its title ("WARNING"), col[2] the format, in the order of the
- * class and the wording; and every pattern of the frames no report
- * blames, col[0] ("printk", "kasan_*"). @cb returns nonzero to stop.
- * 0 (none for a database before schema 6), the error of @cb, or <0 for
- * an error of the database.
+ * col[1] its title ("WARNING"), col[2] the format ("" for a class
+ * without one of its own), col[3] the class it is a kind of and col[4]
+ * the regular expression over that class's header it names ("" if none),
+ * in the order of the class and the wording.
+ * kmsg_docs_report_frames(): how the guilty frame is chosen, col[0]
+ * "skip" or "strip", col[1] the class ("" for all), col[2] the regular
+ * expression. @cb returns nonzero to stop. 0 (none for a database before
+ * schema 6), the error of @cb, or <0 for an error of the database.
  */
 int kmsg_docs_report_formats(struct kmsg_docs *docs,
 			     int (*cb)(void *ctx, const char **col), void *ctx);
-int kmsg_docs_report_skip(struct kmsg_docs *docs,
-			  int (*cb)(void *ctx, const char **col), void *ctx);
+int kmsg_docs_report_frames(struct kmsg_docs *docs,
+			    int (*cb)(void *ctx, const char **col), void *ctx);
 
 /* A value of the build table ("release", "build_id"), "" if none */
 const char *kmsg_docs_build(struct kmsg_docs *docs, const char *key);

@@ -486,6 +486,10 @@ void kmsg_srcdoc_doc_free(struct kmsg_doc *doc)
 	free(doc->modname);
 	free(doc->report_title);
 	free(doc->report_skip);
+	free(doc->report_skip_any);
+	free(doc->report_strip);
+	free(doc->report_of);
+	free(doc->report_at);
 	for (i = 0; i < doc->naliases; i++) {
 		free(doc->aliases[i].auto_id);
 		free(doc->aliases[i].modname);

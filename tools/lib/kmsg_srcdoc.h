@@ -170,12 +170,17 @@ struct kmsg_doc {
 	size_t naliases, capaliases;
 	/*
 	 * Catalog only: the entry is a class of kernel reports (report-title:
-	 * its name, the start of a report's title), and the functions no
-	 * report blames (report-skip, space-separated); NULL if not given
+	 * its name, the start of a report's title; report-of: the class it
+	 * is a kind of), the functions no report of the class blames
+	 * (report-skip) or no report at all (report-skip-any), the prefixes
+	 * a frame's name loses (report-strip): regular expressions,
+	 * space-separated; NULL if not given
 	 */
 	char *report_title;
 	unsigned int report_title_line;
-	char *report_skip;
+	char *report_of;
+	char *report_at;	/* report-at: the parent's header it names */
+	char *report_skip, *report_skip_any, *report_strip;
 };
 
 struct kmsg_docs {
