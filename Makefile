@@ -333,7 +333,7 @@ HOST_TESTS := $(wildcard qemu/tests/run.sh kernel-patches/tests/*.sh) \
 	tools/tests/dbselect.sh tools/tests/sites.sh tools/tests/unpack.sh \
 	tools/tests/distro-db.sh tools/tests/docs-session.sh tools/tests/follow.sh \
 	tools/tests/service.sh tools/tests/hwlogs.sh tools/tests/snapshot.sh \
-	tools/tests/reports.sh
+	tools/tests/reports.sh tools/tests/compare.sh
 # host tests of what the guest recorded (trace.dat, /dev/kmsg text)
 RECORD_TESTS := tools/tests/guest-record.sh tools/tests/guest-boot-log.sh
 CHECK := $(BUILD)/check

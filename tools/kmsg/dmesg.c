@@ -83,6 +83,9 @@ struct dm {
 	char *want;		/* the release the lines are of; NULL: none */
 	char *release;		/* of the database in use; NULL: none */
 	bool stats;
+	/* kmsg compare: each message to this instead of the output */
+	void (*sink)(void *ctx, const struct dmesg_msg *msg);
+	void *sink_ctx;
 	struct kmsg_docs *docs;
 	struct kmsg_match *m;	/* NULL: no database, lines shown only */
 	/*
@@ -1288,7 +1291,20 @@ static void flush(struct dm *d)
 		identify(d, d->text.buf ? d->text.buf : "", d->text.len,
 			 first->l.level, &id);
 	count(d, &id, d->nlines);
-	for (i = 0; i < d->nlines && !d->stats; i++) {
+	if (d->sink) {
+		struct dmesg_msg msg = {
+			.id = exact(&id) ? (id.printed[0] ? id.printed : id.ids[0]) : NULL,
+			.text = d->text.buf ? d->text.buf : "",
+			.len = d->text.len,
+			.level = first->l.level,
+			.kernel = first->l.facility <= 0,
+		};
+
+		if (msg.level < 0 && exact(&id) && !id.printed[0])
+			msg.level = d->sites[id.pats[0]].level;
+		d->sink(d->sink_ctx, &msg);
+	}
+	for (i = 0; i < d->nlines && !d->stats && !d->sink; i++) {
 		struct in_line *il = &d->lines[i];
 		const char *t = il->l.text;
 		size_t tl = il->l.text_len;
@@ -2513,4 +2529,12 @@ int dmesg_main(int argc, char **argv)
 		return 1;
 	d.stats = o.stats;
 	return cmd_dmesg(&d, optind < argc ? argv[optind] : NULL);
+}
+
+int dmesg_each(struct options *o, const char *file,
+	       void (*cb)(void *ctx, const struct dmesg_msg *msg), void *ctx)
+{
+	struct dm d = { .o = o, .sink = cb, .sink_ctx = ctx };
+
+	return cmd_dmesg(&d, file);
 }

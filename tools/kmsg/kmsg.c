@@ -23,6 +23,7 @@ static const struct command {
 	{ "live", live_main },
 	{ "report", report_main },
 	{ "reports", reports_main },
+	{ "compare", compare_main },
 	{ "explain", explain_main },
 	{ "search", search_main },
 	{ "dmesg", dmesg_main },
@@ -42,6 +43,8 @@ static void usage_main(FILE *f)
 		"  search WORD  messages whose documentation has these words\n"
 		"  dmesg [FILE] kernel log (/dev/kmsg, or dmesg text), annotated\n"
 		"  reports LOG  the kernel reports of console logs (WARNING, KASAN, ...)\n"
+		"  compare BASELINE NEW\n"
+		"               the messages and reports of two logs that differ, by id\n"
 		"  manual DIR   man pages and a printable manual of all messages\n"
 		"  db list      the databases installed, one per kernel release\n"
 		"               (db install FILE, db remove RELEASE)\n\n"

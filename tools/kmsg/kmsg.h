@@ -182,6 +182,32 @@ void journal_close(struct state *st);
 int live_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int reports_main(int argc, char **argv);
+int compare_main(int argc, char **argv);
+
+/*
+ * A message of a log as kmsg dmesg identifies it: @id its identifier
+ * when one site printed it (NULL otherwise), its text (all its lines),
+ * its level (-1 unknown), @kernel false for a program's record
+ */
+struct dmesg_msg {
+	const char *id;
+	const char *text;
+	size_t len;
+	int level;
+	bool kernel;
+};
+
+/* Each message of @file (kmsg dmesg's reading, @o's database) to @cb */
+int dmesg_each(struct options *o, const char *file,
+	       void (*cb)(void *ctx, const struct dmesg_msg *msg), void *ctx);
+/*
+ * Each kernel report of @file (kmsg reports' finding, the docs database
+ * of @o) to @cb: its class, title, whether corrupted. 0, or 2 after a
+ * message.
+ */
+int reports_each(const struct options *o, const char *path,
+		 void (*cb)(void *ctx, const char *cls, const char *title,
+			    bool corrupted), void *ctx);
 int explain_main(int argc, char **argv);
 int search_main(int argc, char **argv);
 int dmesg_main(int argc, char **argv);

@@ -79,6 +79,10 @@ struct rp {
 	bool json;
 	bool said;		/* an error of the database written */
 	long found;
+	/* kmsg compare: each report to this instead of the output */
+	void (*collect)(void *ctx, const char *cls, const char *title,
+			bool corrupted);
+	void *collect_ctx;
 };
 
 struct line {
@@ -737,6 +741,12 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 	else if (!rep->frames)
 		reason = "no stack trace";
 	r->found++;
+	if (r->collect) {
+		r->collect(r->collect_ctx, r->cls[rep->cls].id,
+			   title.buf ? title.buf : "", reason);
+		kmsg_strbuf_free(&title);
+		return;
+	}
 	if (!r->json) {
 		/* the log's bytes escaped as kmsg dmesg does: no terminal escape */
 		kmsg_dmesg_escape(&o, path, strlen(path));
@@ -1160,6 +1170,63 @@ static void usage(FILE *f)
 		prog);
 }
 
+/*
+ * The report classes and frames of the docs database of @o, ready to
+ * scan. 0, or 2 after a message on standard error.
+ */
+static int rp_load(struct rp *r, const struct options *o)
+{
+	struct kmsg_docs *docs;
+	char err[1024];
+
+	docs = docs_open(o, err, sizeof(err));
+	if (!docs) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	r->m = kmsg_match_new();
+	if (!r->m)
+		oom_exit();
+	if (kmsg_docs_report_formats(docs, add_format, r) ||
+	    kmsg_docs_report_frames(docs, add_frame, r)) {
+		if (!r->said)
+			fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(docs));
+		kmsg_docs_close(docs);
+		return 2;
+	}
+	kmsg_docs_close(docs);
+	if (!r->ncls) {
+		fprintf(stderr, "%s: %s has no report classes (docs-db/catalog/report.kmsg; a database of schema 6)\n",
+			prog, o->db ? o->db : "the docs database");
+		return 2;
+	}
+	if (rp_prepare(r))
+		return 2;
+	if (kmsg_match_build(r->m))
+		oom_exit();
+	return 0;
+}
+
+int reports_each(const struct options *o, const char *path,
+		 void (*cb)(void *ctx, const char *cls, const char *title,
+			    bool corrupted), void *ctx)
+{
+	struct rp r = { .collect = cb, .collect_ctx = ctx };
+	char *buf = NULL;
+	size_t size = 0;
+	int ret = rp_load(&r, o);
+
+	if (!ret && read_file(path, &buf, &size)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		ret = 2;
+	}
+	if (!ret)
+		scan(&r, path, buf, size);
+	free(buf);
+	rp_free(&r);
+	return ret;
+}
+
 int reports_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1171,8 +1238,6 @@ int reports_main(int argc, char **argv)
 	};
 	struct options o = { 0 };
 	struct rp r = { 0 };
-	struct kmsg_docs *docs;
-	char err[1024];
 	int c, i, ret = 0, werr = 0;
 
 	optind = 1;
@@ -1196,35 +1261,9 @@ int reports_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	docs = docs_open(&o, err, sizeof(err));
-	if (!docs) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return 2;
-	}
-	r.m = kmsg_match_new();
-	if (!r.m)
-		oom_exit();
-	if (kmsg_docs_report_formats(docs, add_format, &r) ||
-	    kmsg_docs_report_frames(docs, add_frame, &r)) {
-		if (!r.said)
-			fprintf(stderr, "%s: %s\n", prog, kmsg_docs_errmsg(docs));
-		kmsg_docs_close(docs);
-		ret = 2;
+	ret = rp_load(&r, &o);
+	if (ret)
 		goto out;
-	}
-	kmsg_docs_close(docs);
-	if (!r.ncls) {
-		fprintf(stderr, "%s: %s has no report classes (docs-db/catalog/report.kmsg; a database of schema 6)\n",
-			prog, o.db ? o.db : "the docs database");
-		ret = 2;
-		goto out;
-	}
-	if (rp_prepare(&r)) {
-		ret = 2;
-		goto out;
-	}
-	if (kmsg_match_build(r.m))
-		oom_exit();
 	for (i = optind; i < argc; i++) {
 		char *buf = NULL;
 		size_t size = 0;
