@@ -51,6 +51,7 @@ struct cls {
 	struct kmsg_strbuf skip_src;	/* "(re1)|(re2)", its own */
 	regex_t skip;
 	bool has_skip;
+	bool noframe;		/* its titles name no frame */
 	char *at_src;		/* the parent's header it names, "" */
 	regex_t at;
 	bool has_at;
@@ -136,6 +137,7 @@ static int add_format(void *ctx, const char **col)
 		r->cls[r->ncls].parent_id = xstrdup_(col[3]);
 		r->cls[r->ncls].parent = -1;
 		r->cls[r->ncls].at_src = xstrdup_(col[4]);
+		r->cls[r->ncls].noframe = !strcmp(col[5], "0");
 		r->ncls++;
 	}
 	/* a class named by its parent's header only */
@@ -490,6 +492,7 @@ static bool report_line(const char *s, size_t n)
 		"RIP:", "RSP:", "RAX:", "RDX:", "RBP:", "R10:", "R13:", "FS:",
 		"CS:", "CR2:", "DR0:", "DR3:", "Code:", "Modules linked in:",
 		"Hardware name:", "CPU:", "Read of size", "Write of size",
+		"Read at addr", "Write at addr", "Pointer tag:",
 		"---[ end", "Kernel Offset:", "stack backtrace:", "backtrace:",
 		"Allocated by task", "Freed by task", "The buggy address",
 		"Memory state around", "Dumping ftrace", "Rebooting in",
@@ -731,9 +734,12 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 	if (rep->access[0] && strstr(r->cls[rep->cls].title, "KASAN"))
 		kmsg_strbuf_printf(&title, " %s", rep->access);
 	/* as syzkaller writes a report without a frame: "X in corrupted" */
-	kmsg_strbuf_printf(&title, " in %s", rep->fn[0] ? rep->fn : "corrupted");
+	if (!r->cls[rep->cls].noframe)
+		kmsg_strbuf_printf(&title, " in %s", rep->fn[0] ? rep->fn : "corrupted");
 	if (rep->partial)
 		reason = "the header is cut short";
+	else if (r->cls[rep->cls].noframe)
+		reason = NULL;
 	else if (rep->eof && !rep->frames)
 		reason = "the log ends before the stack trace";
 	else if (!rep->fn[0])
@@ -792,18 +798,17 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 	kmsg_strbuf_free(&title);
 }
 
-/* The header a line is, or -1: its pattern in @pat */
-static int header_of(struct rp *r, const struct line *l, int *pat, bool *partial)
+/* The header @n bytes at @s are, or -1: its pattern in @pat */
+static int header_at(struct rp *r, const char *s, size_t n, int *pat,
+		     bool *partial)
 {
 	struct kmsg_match_result res;
-	size_t len = l->len - l->off;
 
-	if (!len)
+	if (!n)
 		return -1;
-	if (len > LINE_MATCH_MAX)
-		len = LINE_MATCH_MAX;
-	if (kmsg_match_line(r->m, l->s + l->off, len, -1, KMSG_MATCH_NL_LITERAL,
-			    &res))
+	if (n > LINE_MATCH_MAX)
+		n = LINE_MATCH_MAX;
+	if (kmsg_match_line(r->m, s, n, -1, KMSG_MATCH_NL_LITERAL, &res))
 		oom_exit();
 	if (res.n < 1 || res.pat[0] < 0 || (size_t)res.pat[0] >= r->npat)
 		return -1;
@@ -813,6 +818,94 @@ static int header_of(struct rp *r, const struct line *l, int *pat, bool *partial
 	*pat = res.pat[0];
 	*partial = res.partial;
 	return r->pat_cls[res.pat[0]];
+}
+
+/*
+ * The length of @s (@n bytes) without the source place a symbolizer
+ * appends to a line that ends in a frame: " mm/vmalloc.c:3108" or
+ * " net/core/dev.c:12 [inline]"; @n if it has none
+ */
+static size_t without_place(const char *s, size_t n)
+{
+	size_t e = n, k;
+
+	if (e > 9 && !memcmp(s + e - 9, " [inline]", 9))
+		e -= 9;
+	for (k = e; k && is_digit(s[k - 1]); k--)
+		;
+	if (k == e || k < 4 || s[k - 1] != ':' || s[k - 3] != '.' ||
+	    !strchr("chS", s[k - 2]))
+		return n;
+	for (k -= 3; k && !is_space(s[k - 1]); k--)
+		;
+	return k > 1 ? k - 1 : n;
+}
+
+/*
+ * Where a "[ time]" stamp, and a caller's after it, end in @s (@n
+ * bytes) after its start: a line that another's text ran into
+ * ("login: [ 16.3] INFO: ..."); 0 if none
+ */
+static size_t stamp_inside(const char *s, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i + 3 < n && i < 256; i++) {
+		if (s[i] != '[')
+			continue;
+		for (j = i + 1; j < n && s[j] == ' '; j++)
+			;
+		if (j == n || !is_digit(s[j]))
+			continue;
+		while (j < n && is_digit(s[j]))
+			j++;
+		if (j == n || s[j] != '.')
+			continue;
+		for (j++; j < n && is_digit(s[j]); j++)
+			;
+		if (j < n && s[j] == ']')
+			return j + 1;
+	}
+	return 0;
+}
+
+/*
+ * The header a line is, or -1: its pattern in @pat. A header with a
+ * symbolizer's place after it, or after another line's text, is one
+ * too: @l's message is then that header (its off and len moved).
+ */
+static int header_of(struct rp *r, struct line *l, int *pat, bool *partial)
+{
+	const char *s = l->s + l->off;
+	size_t n = l->len - l->off, k;
+	struct line in;
+	int c;
+
+	c = header_at(r, s, n, pat, partial);
+	if (c >= 0)
+		return c;
+	k = without_place(s, n);
+	if (k < n) {
+		c = header_at(r, s, k, pat, partial);
+		if (c >= 0) {
+			l->len = l->off + k;
+			return c;
+		}
+	}
+	k = stamp_inside(s, n);
+	if (!k)
+		return -1;
+	in = *l;
+	in.s = s + k;
+	in.len = n - k;
+	strip_prefixes(&in);
+	c = header_at(r, in.s + in.off, in.len - in.off, pat, partial);
+	if (c >= 0) {
+		l->off += k + in.off;
+		if (in.caller[0])
+			memcpy(l->caller, in.caller, sizeof(l->caller));
+	}
+	return c;
 }
 
 /*
@@ -1096,9 +1189,11 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 				if (starts(s, n, "Call Trace:") || starts(s, n, "Call trace:") ||
 				    starts(s, n, "backtrace:") || starts(s, n, "stack backtrace:"))
 					rep->trace = true;
-				if (!rep->access[0] && starts(s, n, "Read of size"))
+				if (!rep->access[0] && (starts(s, n, "Read of size") ||
+							starts(s, n, "Read at addr")))
 					snprintf(rep->access, sizeof(rep->access), "Read");
-				if (!rep->access[0] && starts(s, n, "Write of size"))
+				if (!rep->access[0] && (starts(s, n, "Write of size") ||
+							starts(s, n, "Write at addr")))
 					snprintf(rep->access, sizeof(rep->access), "Write");
 				task_line(rep, s, n);
 				rep->last = i;

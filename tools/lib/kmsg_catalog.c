@@ -330,6 +330,7 @@ enum field {
 	F_RSTRIP,
 	F_ROF,
 	F_RAT,
+	F_RFRAME,
 };
 
 static const struct {
@@ -351,6 +352,7 @@ static const struct {
 	{ "report-strip", F_RSTRIP },
 	{ "report-of", F_ROF },
 	{ "report-at", F_RAT },
+	{ "report-frame", F_RFRAME },
 };
 
 struct cat_state {
@@ -712,6 +714,14 @@ static void finish_field(struct cat_state *st)
 		st->doc->report_of = v;
 		v = NULL;
 		break;
+	case F_RFRAME:
+		if (strcmp(v, "none")) {
+			cat_error(st, st->field_line,
+				  "report-frame: \"%s\" is not none", v);
+			break;
+		}
+		st->doc->report_noframe = true;
+		break;
 	case F_RAT: {
 		regex_t re;
 
@@ -940,6 +950,7 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 	case F_RTITLE:
 	case F_ROF:
 	case F_RAT:
+	case F_RFRAME:
 		cat_error(st, line, "continuation line of a one-line field");
 		return;
 	case F_PARAMETER:

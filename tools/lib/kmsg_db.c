@@ -90,6 +90,7 @@ static const char schema_sql[] =
 	"\ttitle TEXT NOT NULL,\t\t-- its name, a title's start: 'WARNING'\n"
 	"\tparent TEXT,\t\t\t-- the class it is a kind of (report-of)\n"
 	"\tat TEXT,\t\t\t-- and the parent's header it names (report-at)\n"
+	"\tframe INTEGER NOT NULL,\t\t-- 0: a title without a frame (report-frame)\n"
 	"\tfile TEXT NOT NULL,\n"
 	"\tline INTEGER NOT NULL\n"
 	");\n"
@@ -369,8 +370,8 @@ static int put_reports(struct db *d, const struct kmsg_db_input *in)
 	size_t i;
 	int ret = -1;
 
-	if (db_prepare(d, "INSERT INTO reports (id, title, parent, at, file, line) "
-		       "VALUES (?, ?, ?, ?, ?, ?)", &st) ||
+	if (db_prepare(d, "INSERT INTO reports (id, title, parent, at, frame, file, line) "
+		       "VALUES (?, ?, ?, ?, ?, ?, ?)", &st) ||
 	    db_prepare(d, "INSERT OR IGNORE INTO report_frames (kind, class, pattern, id) "
 		       "VALUES (?, ?, ?, ?)", &sk))
 		goto out;
@@ -382,8 +383,9 @@ static int put_reports(struct db *d, const struct kmsg_db_input *in)
 		     bind_text(d, st, 2, doc->report_title) ||
 		     bind_text(d, st, 3, doc->report_of) ||
 		     bind_text(d, st, 4, doc->report_at) ||
-		     bind_text(d, st, 5, doc->file) ||
-		     bind_int(d, st, 6, doc->report_title_line) || step(d, st)))
+		     bind_int(d, st, 5, !doc->report_noframe) ||
+		     bind_text(d, st, 6, doc->file) ||
+		     bind_int(d, st, 7, doc->report_title_line) || step(d, st)))
 			goto out;
 		if (put_frames(d, sk, "skip", doc->report_title ? doc->id : "",
 			       doc->id, doc->report_skip) ||

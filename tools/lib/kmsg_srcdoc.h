@@ -180,6 +180,7 @@ struct kmsg_doc {
 	unsigned int report_title_line;
 	char *report_of;
 	char *report_at;	/* report-at: the parent's header it names */
+	bool report_noframe;	/* report-frame: none, a title without one */
 	char *report_skip, *report_skip_any, *report_strip;
 };
 

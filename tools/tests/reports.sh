@@ -117,7 +117,7 @@ ok $? "20 MB of WARNING reports: each of the $nrep found, within a minute"
 } > "$tmp/callers.log"
 "$tools/kmsg" reports --docs-db "$db" "$tmp/callers.log" > "$tmp/o" 2>&1
 [ $? = 1 ] && [ "$(cut -d: -f2- "$tmp/o")" = "$(printf '%s\n' \
-	'1-4: report.1 WARNING in foo' '2-7: report.4 general protection fault in bar')" ]
+	'1-4: report.1 WARNING in foo' '2-7: report.52 general protection fault in bar')" ]
 rc=$?
 ok $rc "interleaved callers T1 and T2: a report each"
 [ $rc = 0 ] || diag "$tmp/o"
