@@ -41,7 +41,7 @@
 #define NAME_MAX_LEN	256
 
 /* Frames a report keeps to choose its guilty one from */
-#define FRAMES_MAX	48
+#define FRAMES_MAX	64
 
 struct cls {
 	char *id;	/* "report.1" */
@@ -52,6 +52,16 @@ struct cls {
 	regex_t skip;
 	bool has_skip;
 	bool noframe;		/* its titles name no frame */
+	/* report-after, report-anchor: one alternation each */
+	struct kmsg_strbuf after_src, anchor_src;
+	regex_t after, anchor;
+	bool has_after, has_anchor;
+	/* report-name: a frame matching re[k] is named name[k] ("": itself) */
+	struct name_rule {
+		regex_t re;
+		char *name;
+	} *names;
+	size_t nnames;
 	char *at_src;		/* the parent's header it names, "" */
 	regex_t at;
 	bool has_at;
@@ -173,39 +183,6 @@ static void alt_add(struct kmsg_strbuf *sb, const char *re)
 	kmsg_strbuf_printf(sb, "(%s)", re);
 }
 
-/* A row of report_frames: col[0] "skip" or "strip", col[1] the class */
-static int add_frame(void *ctx, const char **col)
-{
-	struct rp *r = ctx;
-	size_t k;
-
-	if (!strcmp(col[0], "strip")) {
-		r->strip_src = xrealloc(r->strip_src, (r->nstrip_src + 1) *
-					sizeof(*r->strip_src));
-		r->strip_src[r->nstrip_src++] = xstrdup_(col[2]);
-		return 0;
-	}
-	if (strcmp(col[0], "skip")) {
-		fprintf(stderr, "%s: report_frames: kind \"%s\" is not skip or strip\n",
-			prog, col[0]);
-		r->said = true;
-		return -EINVAL;
-	}
-	if (!col[1][0]) {
-		alt_add(&r->skip_src, col[2]);
-		return 0;
-	}
-	for (k = 0; k < r->ncls; k++)
-		if (!strcmp(r->cls[k].id, col[1])) {
-			alt_add(&r->cls[k].skip_src, col[2]);
-			return 0;
-		}
-	fprintf(stderr, "%s: report_frames: \"%s\" is not a report class\n",
-		prog, col[1]);
-	r->said = true;
-	return -EINVAL;
-}
-
 static int re_comp(regex_t *re, const char *src, int flags)
 {
 	int e = regcomp(re, src, REG_EXTENDED | flags);
@@ -218,6 +195,69 @@ static int re_comp(regex_t *re, const char *src, int flags)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* A row of report_frames: col[0] "skip" or "strip", col[1] the class */
+static int add_frame(void *ctx, const char **col)
+{
+	struct rp *r = ctx;
+	size_t k;
+
+	if (!strcmp(col[0], "strip")) {
+		r->strip_src = xrealloc(r->strip_src, (r->nstrip_src + 1) *
+					sizeof(*r->strip_src));
+		r->strip_src[r->nstrip_src++] = xstrdup_(col[2]);
+		return 0;
+	}
+	if (strcmp(col[0], "skip") && strcmp(col[0], "after") &&
+	    strcmp(col[0], "anchor") && strcmp(col[0], "name")) {
+		fprintf(stderr, "%s: report_frames: kind \"%s\" is not skip, strip, after, anchor or name\n",
+			prog, col[0]);
+		r->said = true;
+		return -EINVAL;
+	}
+	if (!col[1][0] && !strcmp(col[0], "skip")) {
+		alt_add(&r->skip_src, col[2]);
+		return 0;
+	}
+	for (k = 0; k < r->ncls; k++) {
+		struct cls *c = &r->cls[k];
+		const char *eq;
+		char *re;
+
+		if (strcmp(c->id, col[1]))
+			continue;
+		if (!strcmp(col[0], "skip")) {
+			alt_add(&c->skip_src, col[2]);
+		} else if (!strcmp(col[0], "after")) {
+			alt_add(&c->after_src, col[2]);
+		} else if (!strcmp(col[0], "anchor")) {
+			alt_add(&c->anchor_src, col[2]);
+		} else {
+			eq = strrchr(col[2], '=');
+			if (!eq || eq == col[2]) {
+				fprintf(stderr, "%s: report_frames: name \"%s\" is not REGEX=NAME\n",
+					prog, col[2]);
+				r->said = true;
+				return -EINVAL;
+			}
+			re = xstrdup_(col[2]);
+			re[eq - col[2]] = '\0';
+			c->names = xrealloc(c->names, (c->nnames + 1) * sizeof(*c->names));
+			if (re_comp(&c->names[c->nnames].re, re, REG_NOSUB)) {
+				free(re);
+				r->said = true;
+				return -EINVAL;
+			}
+			free(re);
+			c->names[c->nnames++].name = xstrdup_(eq + 1);
+		}
+		return 0;
+	}
+	fprintf(stderr, "%s: report_frames: \"%s\" is not a report class\n",
+		prog, col[1]);
+	r->said = true;
+	return -EINVAL;
 }
 
 /*
@@ -246,6 +286,16 @@ static int rp_prepare(struct rp *r)
 				return -EINVAL;
 			c->has_skip = true;
 		}
+		if (c->after_src.len) {
+			if (re_comp(&c->after, c->after_src.buf, REG_NOSUB))
+				return -EINVAL;
+			c->has_after = true;
+		}
+		if (c->anchor_src.len) {
+			if (re_comp(&c->anchor, c->anchor_src.buf, REG_NOSUB))
+				return -EINVAL;
+			c->has_anchor = true;
+		}
 		if (c->at_src[0]) {
 			if (c->parent < 0) {
 				fprintf(stderr, "%s: reports: %s names a header of no class\n",
@@ -273,7 +323,7 @@ static int rp_prepare(struct rp *r)
 
 static void rp_free(struct rp *r)
 {
-	size_t k;
+	size_t k, j;
 
 	kmsg_match_free(r->m);
 	for (k = 0; k < r->ncls; k++) {
@@ -281,6 +331,17 @@ static void rp_free(struct rp *r)
 		free(r->cls[k].title);
 		free(r->cls[k].parent_id);
 		free(r->cls[k].at_src);
+		kmsg_strbuf_free(&r->cls[k].after_src);
+		kmsg_strbuf_free(&r->cls[k].anchor_src);
+		if (r->cls[k].has_after)
+			regfree(&r->cls[k].after);
+		if (r->cls[k].has_anchor)
+			regfree(&r->cls[k].anchor);
+		for (j = 0; j < r->cls[k].nnames; j++) {
+			regfree(&r->cls[k].names[j].re);
+			free(r->cls[k].names[j].name);
+		}
+		free(r->cls[k].names);
 		if (r->cls[k].has_at)
 			regfree(&r->cls[k].at);
 		kmsg_strbuf_free(&r->cls[k].skip_src);
@@ -556,6 +617,7 @@ struct report {
 	 * count)
 	 */
 	size_t bt_line;		/* SIZE_MAX: none */
+	size_t after_line;	/* the class's report-after line, SIZE_MAX */
 	struct frame fr[FRAMES_MAX];
 	size_t nfr;
 	bool done;		/* finished, its output in out */
@@ -1000,11 +1062,27 @@ static bool line_frame(const struct rp *r, const char *s, size_t n, char *fn)
  * Line @i after the header of open report @rep: a "stack backtrace:"
  * line (@bt), a frame (@fn, NULL if none)
  */
-static void report_sees(struct report *rep, const struct line *l, size_t i,
-			bool bt, const char *fn)
+static void report_sees(const struct rp *r, struct report *rep,
+			const struct line *l, size_t i, bool bt, const char *fn)
 {
+	const struct cls *c = &r->cls[rep->cls];
 	struct frame *f;
 
+	if (c->has_after && rep->after_line == SIZE_MAX) {
+		char buf[LINE_MATCH_MAX + 1];
+		size_t n = l->len - l->off;
+
+		if (n > LINE_MATCH_MAX)
+			n = LINE_MATCH_MAX;
+		memcpy(buf, l->s + l->off, n);
+		buf[n] = '\0';
+		if (!regexec(&c->after, buf, 0, NULL, 0)) {
+			/* the frames before it are not the report's */
+			rep->after_line = i;
+			rep->nfr = 0;
+			return;
+		}
+	}
 	if (bt) {
 		if (rep->bt_line == SIZE_MAX)
 			rep->bt_line = i;
@@ -1025,27 +1103,75 @@ static bool class_skips(const struct rp *r, int c, const char *fn)
 				     skipped(r, r->cls[c].parent, fn));
 }
 
+/* The name a rule of class @c gives frame @fn, or NULL */
+static const char *named(const struct cls *c, const char *fn)
+{
+	size_t k;
+
+	for (k = 0; k < c->nnames; k++)
+		if (!regexec(&c->names[k].re, fn, 0, NULL, 0))
+			return c->names[k].name[0] ? c->names[k].name : fn;
+	return NULL;
+}
+
+/* Frame @f may be the guilty one of @rep: its own, in the stack read */
+static bool frame_counts(const struct report *rep, const struct frame *f,
+			 bool own)
+{
+	bool backtrace = rep->bt_line <= rep->last;
+
+	return f->line <= rep->last && !(backtrace && f->line < rep->bt_line) &&
+	       (!own || f->own);
+}
+
 /*
  * Choose the guilty frame of a report whose lines are all read: the
- * header's %pS, else the first frame after the header (after lockdep's
- * and kmemleak's "stack backtrace:", where their own stack starts), of
- * the report's caller first, that the class does not skip
+ * header's %pS, else of the frames after the header (after lockdep's
+ * and kmemleak's "stack backtrace:", where their own stack starts; after
+ * the class's report-after line), of the report's caller first, that
+ * the class does not skip: the one before the first of its anchors (a
+ * stall is blamed on what called the loop, not the loop), else one a
+ * report-name rule names, else the first.
  */
 static void finish_report(struct rp *r, const char *path, struct report *rep)
 {
-	bool backtrace = rep->bt_line <= rep->last;
+	const struct cls *c = &r->cls[rep->cls];
+	const char *name = NULL;
 	size_t k;
 	int own;
 
 	header_frame(r, rep, &rep->hline);
 	if (rep->hdr_fn[0] && !class_skips(r, rep->cls, rep->hdr_fn))
 		snprintf(rep->fn, sizeof(rep->fn), "%s", rep->hdr_fn);
+	for (own = 1; own >= 0 && !rep->fn[0] && !name; own--) {
+		const struct frame *prev = NULL;
+
+		for (k = 0; k < rep->nfr && !name; k++) {
+			const struct frame *f = &rep->fr[k];
+
+			if (!frame_counts(rep, f, own))
+				continue;
+			if (c->has_anchor) {
+				if (class_skips(r, rep->cls, f->fn))
+					continue;
+				if (!regexec(&c->anchor, f->fn, 0, NULL, 0)) {
+					name = named(c, f->fn);
+					if (!name)
+						name = prev ? prev->fn : f->fn;
+				}
+				prev = f;
+			} else {
+				name = named(c, f->fn);
+			}
+		}
+	}
+	if (name)
+		snprintf(rep->fn, sizeof(rep->fn), "%s", name);
 	for (own = 1; own >= 0 && !rep->fn[0]; own--)
 		for (k = 0; k < rep->nfr && !rep->fn[0]; k++) {
 			const struct frame *f = &rep->fr[k];
 
-			if (f->line > rep->last || (backtrace && f->line < rep->bt_line) ||
-			    (own && !f->own) || class_skips(r, rep->cls, f->fn))
+			if (!frame_counts(rep, f, own) || class_skips(r, rep->cls, f->fn))
 				continue;
 			snprintf(rep->fn, sizeof(rep->fn), "%s", f->fn);
 		}
@@ -1136,7 +1262,7 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 		has_fn = !bt && o.n && line_frame(r, s, n, fn);
 		for (k = 0; k < o.n; k++)
 			if (!o.v[k]->done)
-				report_sees(o.v[k], l, i, bt, has_fn ? fn : NULL);
+				report_sees(r, o.v[k], l, i, bt, has_fn ? fn : NULL);
 
 		if (c >= 0 && rep && !rep->frames && !rep->trace &&
 		    i - rep->hdr <= MERGE_LINES && raw != rep->raw) {
@@ -1169,6 +1295,7 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 			rep->first = rep->last = rep->hdr = i;
 			rep->hline = *l;
 			rep->bt_line = SIZE_MAX;
+			rep->after_line = SIZE_MAX;
 			memcpy(rep->caller, l->caller, sizeof(rep->caller));
 			/* the "cut here" line before a WARNING is the report's */
 			if (i && prev.len - prev.off < 80 &&

@@ -331,6 +331,9 @@ enum field {
 	F_ROF,
 	F_RAT,
 	F_RFRAME,
+	F_RAFTER,
+	F_RANCHOR,
+	F_RNAME,
 };
 
 static const struct {
@@ -353,6 +356,9 @@ static const struct {
 	{ "report-of", F_ROF },
 	{ "report-at", F_RAT },
 	{ "report-frame", F_RFRAME },
+	{ "report-after", F_RAFTER },
+	{ "report-anchor", F_RANCHOR },
+	{ "report-name", F_RNAME },
 };
 
 struct cat_state {
@@ -590,13 +596,16 @@ static void field_auto_id(struct cat_state *st, const char *v)
 }
 
 /*
- * report-skip, report-skip-any, report-strip: POSIX extended regular
- * expressions over a function's name, separated by blanks; each line
- * adds to the entry's list (@list), kept space-separated
+ * report-skip, report-skip-any, report-strip, report-after,
+ * report-anchor, report-name: POSIX extended regular expressions over a
+ * function's name (a line's for report-after), separated by blanks; a
+ * report-name's each followed by "=NAME" or "=". Each line adds to the
+ * entry's list (@list), kept space-separated.
  */
 static void field_report_res(struct cat_state *st, const char *v, char **list,
 			     const char *field)
 {
+	bool named = !strcmp(field, "report-name");
 	struct kmsg_strbuf sb = { 0 };
 	const char *p = v;
 
@@ -613,6 +622,18 @@ static void field_report_res(struct cat_state *st, const char *v, char **list,
 		if (!n)
 			break;
 		w = kmsg_xstrndup(p, n);
+		if (named) {
+			char *eq = strrchr(w, '=');
+
+			if (!eq || eq == w) {
+				cat_error(st, st->field_line,
+					  "%s: \"%.*s\" is not REGEX=NAME or REGEX=",
+					  field, (int)n, p);
+				free(w);
+				break;
+			}
+			*eq = '\0';
+		}
 		bad = regcomp(&re, w, REG_EXTENDED | REG_NOSUB);
 		if (!bad)
 			regfree(&re);
@@ -709,6 +730,15 @@ static void finish_field(struct cat_state *st)
 		break;
 	case F_RSTRIP:
 		field_report_res(st, v, &st->doc->report_strip, "report-strip");
+		break;
+	case F_RAFTER:
+		field_report_res(st, v, &st->doc->report_after, "report-after");
+		break;
+	case F_RANCHOR:
+		field_report_res(st, v, &st->doc->report_anchor, "report-anchor");
+		break;
+	case F_RNAME:
+		field_report_res(st, v, &st->doc->report_name, "report-name");
 		break;
 	case F_ROF:
 		st->doc->report_of = v;
@@ -915,7 +945,8 @@ static void field_line(struct cat_state *st, const char *s, size_t n,
 			return;
 		}
 	} else if (f != F_PARAMETER && f != F_AUTOID && f != F_RSKIP &&
-		   f != F_RSKIPANY && f != F_RSTRIP &&
+		   f != F_RSKIPANY && f != F_RSTRIP && f != F_RAFTER &&
+		   f != F_RANCHOR && f != F_RNAME &&
 		   (st->seen & (1u << f))) {
 		char *name = kmsg_xstrndup(s, k);
 
@@ -958,6 +989,9 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 	case F_RSKIP:
 	case F_RSKIPANY:
 	case F_RSTRIP:
+	case F_RAFTER:
+	case F_RANCHOR:
+	case F_RNAME:
 		kmsg_sb_putc(&st->val, ' ');
 		break;
 	default:

@@ -97,9 +97,9 @@ static const char schema_sql[] =
 	"-- how a report's guilty frame is chosen: regular expressions over\n"
 	"-- function names (report-skip, report-skip-any, report-strip)\n"
 	"CREATE TABLE report_frames (\n"
-	"\tkind TEXT NOT NULL,\t\t-- 'skip': never blamed; 'strip': a prefix\n"
+	"\tkind TEXT NOT NULL,\t\t-- 'skip', 'strip', 'after', 'anchor', 'name'\n"
 	"\tclass TEXT NOT NULL,\t\t-- '' for every class, or 'report.5'\n"
-	"\tpattern TEXT NOT NULL,\t\t-- POSIX extended: 'kasan', '^SyS_'\n"
+	"\tpattern TEXT NOT NULL,\t\t-- POSIX extended: 'kasan', '^SyS_'; a name's 'RE=NAME'\n"
 	"\tid TEXT NOT NULL,\t\t-- the entry listing it first\n"
 	"\tPRIMARY KEY (kind, class, pattern)\n"
 	");\n"
@@ -390,7 +390,11 @@ static int put_reports(struct db *d, const struct kmsg_db_input *in)
 		if (put_frames(d, sk, "skip", doc->report_title ? doc->id : "",
 			       doc->id, doc->report_skip) ||
 		    put_frames(d, sk, "skip", "", doc->id, doc->report_skip_any) ||
-		    put_frames(d, sk, "strip", "", doc->id, doc->report_strip))
+		    put_frames(d, sk, "strip", "", doc->id, doc->report_strip) ||
+		    (doc->report_title &&
+		     (put_frames(d, sk, "after", doc->id, doc->id, doc->report_after) ||
+		      put_frames(d, sk, "anchor", doc->id, doc->id, doc->report_anchor) ||
+		      put_frames(d, sk, "name", doc->id, doc->id, doc->report_name))))
 			goto out;
 	}
 	ret = 0;

@@ -488,6 +488,9 @@ void kmsg_srcdoc_doc_free(struct kmsg_doc *doc)
 	free(doc->report_skip);
 	free(doc->report_skip_any);
 	free(doc->report_strip);
+	free(doc->report_after);
+	free(doc->report_anchor);
+	free(doc->report_name);
 	free(doc->report_of);
 	free(doc->report_at);
 	for (i = 0; i < doc->naliases; i++) {
