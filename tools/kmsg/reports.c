@@ -52,10 +52,10 @@ struct cls {
 	regex_t skip;
 	bool has_skip;
 	bool noframe;		/* its titles name no frame */
-	/* report-after, report-anchor: one alternation each */
-	struct kmsg_strbuf after_src, anchor_src;
-	regex_t after, anchor;
-	bool has_after, has_anchor;
+	/* report-after, -anchor, -frame-line: one alternation each */
+	struct kmsg_strbuf after_src, anchor_src, line_src;
+	regex_t after, anchor, fline;
+	bool has_after, has_anchor, has_fline;
 	/* report-name: a frame matching re[k] is named name[k] ("": itself) */
 	struct name_rule {
 		regex_t re;
@@ -107,6 +107,7 @@ struct line {
 struct frame {
 	size_t line;
 	bool own;		/* a line of the report's caller */
+	bool at;		/* of a report-frame-line line: counts before the backtrace */
 	char fn[NAME_MAX_LEN];
 };
 
@@ -210,8 +211,9 @@ static int add_frame(void *ctx, const char **col)
 		return 0;
 	}
 	if (strcmp(col[0], "skip") && strcmp(col[0], "after") &&
-	    strcmp(col[0], "anchor") && strcmp(col[0], "name")) {
-		fprintf(stderr, "%s: report_frames: kind \"%s\" is not skip, strip, after, anchor or name\n",
+	    strcmp(col[0], "anchor") && strcmp(col[0], "name") &&
+	    strcmp(col[0], "line")) {
+		fprintf(stderr, "%s: report_frames: kind \"%s\" is not skip, strip, after, anchor, name or line\n",
 			prog, col[0]);
 		r->said = true;
 		return -EINVAL;
@@ -233,6 +235,8 @@ static int add_frame(void *ctx, const char **col)
 			alt_add(&c->after_src, col[2]);
 		} else if (!strcmp(col[0], "anchor")) {
 			alt_add(&c->anchor_src, col[2]);
+		} else if (!strcmp(col[0], "line")) {
+			alt_add(&c->line_src, col[2]);
 		} else {
 			eq = strrchr(col[2], '=');
 			if (!eq || eq == col[2]) {
@@ -296,6 +300,11 @@ static int rp_prepare(struct rp *r)
 				return -EINVAL;
 			c->has_anchor = true;
 		}
+		if (c->line_src.len) {
+			if (re_comp(&c->fline, c->line_src.buf, 0))
+				return -EINVAL;
+			c->has_fline = true;
+		}
 		if (c->at_src[0]) {
 			if (c->parent < 0) {
 				fprintf(stderr, "%s: reports: %s names a header of no class\n",
@@ -333,6 +342,9 @@ static void rp_free(struct rp *r)
 		free(r->cls[k].at_src);
 		kmsg_strbuf_free(&r->cls[k].after_src);
 		kmsg_strbuf_free(&r->cls[k].anchor_src);
+		kmsg_strbuf_free(&r->cls[k].line_src);
+		if (r->cls[k].has_fline)
+			regfree(&r->cls[k].fline);
 		if (r->cls[k].has_after)
 			regfree(&r->cls[k].after);
 		if (r->cls[k].has_anchor)
@@ -1066,16 +1078,29 @@ static void report_sees(const struct rp *r, struct report *rep,
 			const struct line *l, size_t i, bool bt, const char *fn)
 {
 	const struct cls *c = &r->cls[rep->cls];
+	char buf[LINE_MATCH_MAX + 1], at_fn[NAME_MAX_LEN];
+	size_t n = l->len - l->off;
+	bool at = false;
 	struct frame *f;
 
-	if (c->has_after && rep->after_line == SIZE_MAX) {
-		char buf[LINE_MATCH_MAX + 1];
-		size_t n = l->len - l->off;
-
-		if (n > LINE_MATCH_MAX)
-			n = LINE_MATCH_MAX;
+	if (n > LINE_MATCH_MAX)
+		n = LINE_MATCH_MAX;
+	if (c->has_after || c->has_fline) {
 		memcpy(buf, l->s + l->off, n);
 		buf[n] = '\0';
+	}
+	if (c->has_fline && !bt) {
+		regmatch_t m;
+
+		/* "(&mm->mmap_lock){++++}, at: __might_fault+0x1/0x2" */
+		if (!regexec(&c->fline, buf, 1, &m, 0) &&
+		    frame_of(buf + m.rm_eo, n - (size_t)m.rm_eo, at_fn) &&
+		    !skipped(r, -1, at_fn)) {
+			fn = at_fn;
+			at = true;
+		}
+	}
+	if (c->has_after && rep->after_line == SIZE_MAX) {
 		if (!regexec(&c->after, buf, 0, NULL, 0)) {
 			/* the frames before it are not the report's */
 			rep->after_line = i;
@@ -1093,6 +1118,7 @@ static void report_sees(const struct rp *r, struct report *rep,
 	f = &rep->fr[rep->nfr++];
 	f->line = i;
 	f->own = !rep->caller[0] || !l->caller[0] || !strcmp(l->caller, rep->caller);
+	f->at = at;
 	snprintf(f->fn, sizeof(f->fn), "%s", fn);
 }
 
@@ -1120,7 +1146,10 @@ static bool frame_counts(const struct report *rep, const struct frame *f,
 {
 	bool backtrace = rep->bt_line <= rep->last;
 
-	return f->line <= rep->last && !(backtrace && f->line < rep->bt_line) &&
+	if (rep->after_line != SIZE_MAX)
+		backtrace = false;
+	return f->line <= rep->last &&
+	       !(backtrace && f->line < rep->bt_line && !f->at) &&
 	       (!own || f->own);
 }
 

@@ -334,6 +334,7 @@ enum field {
 	F_RAFTER,
 	F_RANCHOR,
 	F_RNAME,
+	F_RFLINE,
 };
 
 static const struct {
@@ -359,6 +360,7 @@ static const struct {
 	{ "report-after", F_RAFTER },
 	{ "report-anchor", F_RANCHOR },
 	{ "report-name", F_RNAME },
+	{ "report-frame-line", F_RFLINE },
 };
 
 struct cat_state {
@@ -597,8 +599,9 @@ static void field_auto_id(struct cat_state *st, const char *v)
 
 /*
  * report-skip, report-skip-any, report-strip, report-after,
- * report-anchor, report-name: POSIX extended regular expressions over a
- * function's name (a line's for report-after), separated by blanks; a
+ * report-anchor, report-name, report-frame-line: POSIX extended regular
+ * expressions over a function's name (a line's for report-after and
+ * report-frame-line), separated by blanks; a
  * report-name's each followed by "=NAME" or "=". Each line adds to the
  * entry's list (@list), kept space-separated.
  */
@@ -739,6 +742,10 @@ static void finish_field(struct cat_state *st)
 		break;
 	case F_RNAME:
 		field_report_res(st, v, &st->doc->report_name, "report-name");
+		break;
+	case F_RFLINE:
+		field_report_res(st, v, &st->doc->report_frame_line,
+				 "report-frame-line");
 		break;
 	case F_ROF:
 		st->doc->report_of = v;
@@ -946,7 +953,7 @@ static void field_line(struct cat_state *st, const char *s, size_t n,
 		}
 	} else if (f != F_PARAMETER && f != F_AUTOID && f != F_RSKIP &&
 		   f != F_RSKIPANY && f != F_RSTRIP && f != F_RAFTER &&
-		   f != F_RANCHOR && f != F_RNAME &&
+		   f != F_RANCHOR && f != F_RNAME && f != F_RFLINE &&
 		   (st->seen & (1u << f))) {
 		char *name = kmsg_xstrndup(s, k);
 
@@ -992,6 +999,7 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 	case F_RAFTER:
 	case F_RANCHOR:
 	case F_RNAME:
+	case F_RFLINE:
 		kmsg_sb_putc(&st->val, ' ');
 		break;
 	default:

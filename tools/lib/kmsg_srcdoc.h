@@ -182,8 +182,8 @@ struct kmsg_doc {
 	char *report_at;	/* report-at: the parent's header it names */
 	bool report_noframe;	/* report-frame: none, a title without one */
 	char *report_skip, *report_skip_any, *report_strip;
-	/* report-after, report-anchor, report-name: the class's own */
-	char *report_after, *report_anchor, *report_name;
+	/* report-after, -anchor, -name, -frame-line: the class's own */
+	char *report_after, *report_anchor, *report_name, *report_frame_line;
 };
 
 struct kmsg_docs {
