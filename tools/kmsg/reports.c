@@ -52,6 +52,7 @@ struct cls {
 	regex_t skip;
 	bool has_skip;
 	bool noframe;		/* its titles name no frame */
+	bool stack_frame;	/* not the header's function: the stack's */
 	/* report-after, -anchor, -frame-line: one alternation each */
 	struct kmsg_strbuf after_src, anchor_src, line_src;
 	regex_t after, anchor, fline;
@@ -149,6 +150,7 @@ static int add_format(void *ctx, const char **col)
 		r->cls[r->ncls].parent = -1;
 		r->cls[r->ncls].at_src = xstrdup_(col[4]);
 		r->cls[r->ncls].noframe = !strcmp(col[5], "0");
+		r->cls[r->ncls].stack_frame = !strcmp(col[5], "2");
 		r->ncls++;
 	}
 	/* a class named by its parent's header only */
@@ -1170,7 +1172,7 @@ static void finish_report(struct rp *r, const char *path, struct report *rep)
 	int own;
 
 	header_frame(r, rep, &rep->hline);
-	if (rep->hdr_fn[0] && !class_skips(r, rep->cls, rep->hdr_fn))
+	if (rep->hdr_fn[0] && !c->stack_frame && !class_skips(r, rep->cls, rep->hdr_fn))
 		snprintf(rep->fn, sizeof(rep->fn), "%s", rep->hdr_fn);
 	for (own = 1; own >= 0 && !rep->fn[0] && !name; own--) {
 		const struct frame *prev = NULL;

@@ -752,12 +752,16 @@ static void finish_field(struct cat_state *st)
 		v = NULL;
 		break;
 	case F_RFRAME:
-		if (strcmp(v, "none")) {
+		if (!strcmp(v, "none")) {
+			st->doc->report_frame = 0;
+		} else if (!strcmp(v, "stack")) {
+			st->doc->report_frame = 2;
+		} else {
 			cat_error(st, st->field_line,
-				  "report-frame: \"%s\" is not none", v);
+				  "report-frame: \"%s\" is not none or stack", v);
 			break;
 		}
-		st->doc->report_noframe = true;
+		st->doc->report_frame_set = true;
 		break;
 	case F_RAT: {
 		regex_t re;

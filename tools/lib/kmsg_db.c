@@ -90,7 +90,7 @@ static const char schema_sql[] =
 	"\ttitle TEXT NOT NULL,\t\t-- its name, a title's start: 'WARNING'\n"
 	"\tparent TEXT,\t\t\t-- the class it is a kind of (report-of)\n"
 	"\tat TEXT,\t\t\t-- and the parent's header it names (report-at)\n"
-	"\tframe INTEGER NOT NULL,\t\t-- 0: a title without a frame (report-frame)\n"
+	"\tframe INTEGER NOT NULL,\t\t-- 1; 0 a title without one, 2 not the header's (report-frame)\n"
 	"\tfile TEXT NOT NULL,\n"
 	"\tline INTEGER NOT NULL\n"
 	");\n"
@@ -383,7 +383,7 @@ static int put_reports(struct db *d, const struct kmsg_db_input *in)
 		     bind_text(d, st, 2, doc->report_title) ||
 		     bind_text(d, st, 3, doc->report_of) ||
 		     bind_text(d, st, 4, doc->report_at) ||
-		     bind_int(d, st, 5, !doc->report_noframe) ||
+		     bind_int(d, st, 5, doc->report_frame_set ? doc->report_frame : 1) ||
 		     bind_text(d, st, 6, doc->file) ||
 		     bind_int(d, st, 7, doc->report_title_line) || step(d, st)))
 			goto out;

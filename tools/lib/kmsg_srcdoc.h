@@ -180,7 +180,13 @@ struct kmsg_doc {
 	unsigned int report_title_line;
 	char *report_of;
 	char *report_at;	/* report-at: the parent's header it names */
-	bool report_noframe;	/* report-frame: none, a title without one */
+	/*
+	 * report-frame: 0 "none", titles without a frame; 2 "stack", the
+	 * header's function is not the frame; else 1 (report_frame_set
+	 * false): the header's, else the stack's
+	 */
+	int report_frame;
+	bool report_frame_set;
 	char *report_skip, *report_skip_any, *report_strip;
 	/* report-after, -anchor, -name, -frame-line: the class's own */
 	char *report_after, *report_anchor, *report_name, *report_frame_line;

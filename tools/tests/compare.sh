@@ -62,7 +62,7 @@ rc=$?
 [ $rc = 1 ] && [ ! -s "$tmp/e" ] &&
 	grep -q "^new     $(id "$E") 0 -> 1 - -> err: " "$tmp/o" &&
 	grep -q "^count   $(id "$B") 2 -> 1 info -> info: " "$tmp/o" &&
-	grep -q '^report  WARNING in foo_bar (1)$' "$tmp/o" &&
+	grep -q '^report  WARNING in baz (1)$' "$tmp/o" &&
 	! grep -q "frobnicated\|$(id "$A")" "$tmp/o"
 r=$?
 cp "$tmp/o" "$tmp/o-new"
@@ -98,7 +98,7 @@ assert {x["kind"] for x in r} == {"new", "count", "report"}, r
 e = [x for x in r if x.get("id") == sys.argv[2]]
 assert len(e) == 1 and e[0]["new_level"] == "err" and e[0]["new"] == 1, e
 w = [x for x in r if x["kind"] == "report"]
-assert [x["title"] for x in w] == ["WARNING in foo_bar"], w
+assert [x["title"] for x in w] == ["WARNING in baz"], w
 PY
 ok $? "--json: one object per difference, the error's level, the report's title"
 

@@ -78,7 +78,7 @@ rc=$?
 [ $rc = 1 ] && python3 -c '
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
-assert r[0]["title"] == "WARNING in foo", r
+assert r[0]["title"] == "WARNING in bar", r
 assert r[0]["corrupted"] is False, r
 assert r[-1]["class"] == "report.2" and r[-1]["corrupted"] is True, r
 ' "$tmp/o"
@@ -101,7 +101,7 @@ sys.stdout.write(rep * (20 * 1024 * 1024 // len(rep)))' > "$tmp/long.log"
 nrep=$(grep -c ' WARNING: ' "$tmp/long.log")
 timeout 60 "$tools/kmsg" reports --docs-db "$db" "$tmp/long.log" > "$tmp/o" 2>&1
 rc=$?
-[ $rc = 1 ] && [ "$(grep -c ': report\.1 WARNING in foo$' "$tmp/o")" = "$nrep" ] &&
+[ $rc = 1 ] && [ "$(grep -c ': report\.1 WARNING in bar$' "$tmp/o")" = "$nrep" ] &&
 	[ "$(wc -l < "$tmp/o")" = "$nrep" ] && head -n 1 "$tmp/o" | grep -q ':1-7: '
 ok $? "20 MB of WARNING reports: each of the $nrep found, within a minute"
 [ $rc = 1 ] || echo "# status $rc"
@@ -117,7 +117,7 @@ ok $? "20 MB of WARNING reports: each of the $nrep found, within a minute"
 } > "$tmp/callers.log"
 "$tools/kmsg" reports --docs-db "$db" "$tmp/callers.log" > "$tmp/o" 2>&1
 [ $? = 1 ] && [ "$(cut -d: -f2- "$tmp/o")" = "$(printf '%s\n' \
-	'1-4: report.1 WARNING in foo' '2-7: report.52 general protection fault in bar')" ]
+	'1-4: report.1 WARNING in qux' '2-7: report.52 general protection fault in bar')" ]
 rc=$?
 ok $rc "interleaved callers T1 and T2: a report each"
 [ $rc = 0 ] || diag "$tmp/o"
