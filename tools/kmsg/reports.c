@@ -53,6 +53,7 @@ struct cls {
 	bool has_skip;
 	bool noframe;		/* its titles name no frame */
 	bool stack_frame;	/* not the header's function: the stack's */
+	bool follows;		/* only after another report: alone, corrupted */
 	/* report-after, -anchor, -frame-line: one alternation each */
 	struct kmsg_strbuf after_src, anchor_src, line_src;
 	regex_t after, anchor, fline;
@@ -80,6 +81,10 @@ struct rp {
 	bool has_skip;
 	regex_t *strip;
 	size_t nstrip;
+	/* frames that make a report corrupted (fault injection's) */
+	struct kmsg_strbuf corrupt_src;
+	regex_t corrupt;
+	bool has_corrupt;
 	char **strip_src;
 	size_t nstrip_src;
 	/* each format and its class, for a header cut short */
@@ -151,6 +156,7 @@ static int add_format(void *ctx, const char **col)
 		r->cls[r->ncls].at_src = xstrdup_(col[4]);
 		r->cls[r->ncls].noframe = !strcmp(col[5], "0");
 		r->cls[r->ncls].stack_frame = !strcmp(col[5], "2");
+		r->cls[r->ncls].follows = !strcmp(col[6], "1");
 		r->ncls++;
 	}
 	/* a class named by its parent's header only */
@@ -206,6 +212,10 @@ static int add_frame(void *ctx, const char **col)
 	struct rp *r = ctx;
 	size_t k;
 
+	if (!strcmp(col[0], "corrupt")) {
+		alt_add(&r->corrupt_src, col[2]);
+		return 0;
+	}
 	if (!strcmp(col[0], "strip")) {
 		r->strip_src = xrealloc(r->strip_src, (r->nstrip_src + 1) *
 					sizeof(*r->strip_src));
@@ -323,6 +333,11 @@ static int rp_prepare(struct rp *r)
 			return -EINVAL;
 		r->has_skip = true;
 	}
+	if (r->corrupt_src.len) {
+		if (re_comp(&r->corrupt, r->corrupt_src.buf, REG_NOSUB))
+			return -EINVAL;
+		r->has_corrupt = true;
+	}
 	r->strip = xrealloc(NULL, r->nstrip_src * sizeof(*r->strip));
 	for (k = 0; k < r->nstrip_src; k++) {
 		if (re_comp(&r->strip[k], r->strip_src[k], 0))
@@ -363,6 +378,9 @@ static void rp_free(struct rp *r)
 			regfree(&r->cls[k].skip);
 	}
 	kmsg_strbuf_free(&r->skip_src);
+	kmsg_strbuf_free(&r->corrupt_src);
+	if (r->has_corrupt)
+		regfree(&r->corrupt);
 	if (r->has_skip)
 		regfree(&r->skip);
 	for (k = 0; k < r->nstrip; k++)
@@ -524,6 +542,15 @@ static bool frame_of(const char *s, size_t n, char *fn)
 	}
 	if (i < n && s[i] == '?')
 		return false;
+	/* arm's "[<80c1e5e8>] (__schedule) from [<80c1eb20>] (schedule+0x60/0xdc)" */
+	if (i > 0 && i < n && s[i] == '(' && s[i - 1] == ' ') {
+		for (k = i + 1; k < n && (is_ident(s[k]) || s[k] == '.'); k++)
+			;
+		if (k == i + 1 || k == n || (s[k] != ')' && s[k] != '+'))
+			return false;
+		put_name(fn, s + i + 1, k - i - 1);
+		return true;
+	}
 	k = i;
 	while (k < n && (is_ident(s[k]) || s[k] == '.'))
 		k++;
@@ -580,7 +607,8 @@ static bool report_line(const char *s, size_t n)
 		"#3:", "comm \"", "hex dump", "INFO: lockdep is turned off",
 		"rcu:", "task:", "Uninit was", "Local variable",
 		"Bytes ", "Byte ", "Task ", "(detected by", "Mem abort info:",
-		"Data abort info:", "Internal error:", "ESR =",
+		"Data abort info:", "Internal error:", "ESR =", "Backtrace:",
+		"Exception stack(",
 	};
 	size_t i;
 
@@ -632,6 +660,7 @@ struct report {
 	 */
 	size_t bt_line;		/* SIZE_MAX: none */
 	size_t after_line;	/* the class's report-after line, SIZE_MAX */
+	size_t corrupt_line;	/* a report-corrupt-frame's frame, SIZE_MAX */
 	struct frame fr[FRAMES_MAX];
 	size_t nfr;
 	bool done;		/* finished, its output in out */
@@ -814,6 +843,10 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 		kmsg_strbuf_printf(&title, " in %s", rep->fn[0] ? rep->fn : "corrupted");
 	if (rep->partial)
 		reason = "the header is cut short";
+	else if (r->cls[rep->cls].follows)
+		reason = "the report it follows is missing";
+	else if (rep->corrupt_line <= rep->last)
+		reason = "a fault injection's stack is mixed into it";
 	else if (r->cls[rep->cls].noframe)
 		reason = NULL;
 	else if (rep->eof && !rep->frames)
@@ -1291,6 +1324,15 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 		/* what the open reports' guilty frames need of the line */
 		bt = starts(s, n, "stack backtrace:");
 		has_fn = !bt && o.n && line_frame(r, s, n, fn);
+		/* a fault injection's stack mixed into the open reports' */
+		if (o.n && r->has_corrupt && frame_of(s, n, fn) &&
+		    !regexec(&r->corrupt, fn, 0, NULL, 0)) {
+			has_fn = false;
+			for (k = 0; k < o.n; k++)
+				if (!o.v[k]->done && o.v[k]->corrupt_line == SIZE_MAX &&
+				    (!l->caller[0] || !strcmp(l->caller, o.v[k]->caller)))
+					o.v[k]->corrupt_line = i;
+		}
 		for (k = 0; k < o.n; k++)
 			if (!o.v[k]->done)
 				report_sees(r, o.v[k], l, i, bt, has_fn ? fn : NULL);
@@ -1327,6 +1369,7 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 			rep->hline = *l;
 			rep->bt_line = SIZE_MAX;
 			rep->after_line = SIZE_MAX;
+			rep->corrupt_line = SIZE_MAX;
 			memcpy(rep->caller, l->caller, sizeof(rep->caller));
 			/* the "cut here" line before a WARNING is the report's */
 			if (i && prev.len - prev.off < 80 &&
@@ -1345,7 +1388,8 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 				if (frame_of(s, n, fn))
 					rep->frames = true;
 				if (starts(s, n, "Call Trace:") || starts(s, n, "Call trace:") ||
-				    starts(s, n, "backtrace:") || starts(s, n, "stack backtrace:"))
+				    starts(s, n, "backtrace:") || starts(s, n, "stack backtrace:") ||
+				    starts(s, n, "Backtrace:"))
 					rep->trace = true;
 				if (!rep->access[0] && (starts(s, n, "Read of size") ||
 							starts(s, n, "Read at addr")))

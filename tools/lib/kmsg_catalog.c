@@ -335,6 +335,8 @@ enum field {
 	F_RANCHOR,
 	F_RNAME,
 	F_RFLINE,
+	F_RCORRUPT,
+	F_RFOLLOWS,
 };
 
 static const struct {
@@ -361,6 +363,8 @@ static const struct {
 	{ "report-anchor", F_RANCHOR },
 	{ "report-name", F_RNAME },
 	{ "report-frame-line", F_RFLINE },
+	{ "report-corrupt-frame", F_RCORRUPT },
+	{ "report-follows", F_RFOLLOWS },
 };
 
 struct cat_state {
@@ -599,7 +603,8 @@ static void field_auto_id(struct cat_state *st, const char *v)
 
 /*
  * report-skip, report-skip-any, report-strip, report-after,
- * report-anchor, report-name, report-frame-line: POSIX extended regular
+ * report-anchor, report-name, report-frame-line, report-corrupt-frame:
+ * POSIX extended regular
  * expressions over a function's name (a line's for report-after and
  * report-frame-line), separated by blanks; a
  * report-name's each followed by "=NAME" or "=". Each line adds to the
@@ -746,6 +751,18 @@ static void finish_field(struct cat_state *st)
 	case F_RFLINE:
 		field_report_res(st, v, &st->doc->report_frame_line,
 				 "report-frame-line");
+		break;
+	case F_RCORRUPT:
+		field_report_res(st, v, &st->doc->report_corrupt,
+				 "report-corrupt-frame");
+		break;
+	case F_RFOLLOWS:
+		if (strcmp(v, "yes")) {
+			cat_error(st, st->field_line,
+				  "report-follows: \"%s\" is not yes", v);
+			break;
+		}
+		st->doc->report_follows = true;
 		break;
 	case F_ROF:
 		st->doc->report_of = v;
@@ -958,6 +975,7 @@ static void field_line(struct cat_state *st, const char *s, size_t n,
 	} else if (f != F_PARAMETER && f != F_AUTOID && f != F_RSKIP &&
 		   f != F_RSKIPANY && f != F_RSTRIP && f != F_RAFTER &&
 		   f != F_RANCHOR && f != F_RNAME && f != F_RFLINE &&
+		   f != F_RCORRUPT &&
 		   (st->seen & (1u << f))) {
 		char *name = kmsg_xstrndup(s, k);
 
@@ -993,6 +1011,7 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 	case F_ROF:
 	case F_RAT:
 	case F_RFRAME:
+	case F_RFOLLOWS:
 		cat_error(st, line, "continuation line of a one-line field");
 		return;
 	case F_PARAMETER:
@@ -1004,6 +1023,7 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 	case F_RANCHOR:
 	case F_RNAME:
 	case F_RFLINE:
+	case F_RCORRUPT:
 		kmsg_sb_putc(&st->val, ' ');
 		break;
 	default:

@@ -90,6 +90,7 @@ static const char schema_sql[] =
 	"\ttitle TEXT NOT NULL,\t\t-- its name, a title's start: 'WARNING'\n"
 	"\tparent TEXT,\t\t\t-- the class it is a kind of (report-of)\n"
 	"\tat TEXT,\t\t\t-- and the parent's header it names (report-at)\n"
+	"\tfollows INTEGER NOT NULL,\t-- 1: alone, the report it follows is lost\n"
 	"\tframe INTEGER NOT NULL,\t\t-- 1; 0 a title without one, 2 not the header's (report-frame)\n"
 	"\tfile TEXT NOT NULL,\n"
 	"\tline INTEGER NOT NULL\n"
@@ -97,7 +98,7 @@ static const char schema_sql[] =
 	"-- how a report's guilty frame is chosen: regular expressions over\n"
 	"-- function names (report-skip, report-skip-any, report-strip)\n"
 	"CREATE TABLE report_frames (\n"
-	"\tkind TEXT NOT NULL,\t\t-- skip strip after anchor name line\n"
+	"\tkind TEXT NOT NULL,\t\t-- skip strip after anchor name line corrupt\n"
 	"\tclass TEXT NOT NULL,\t\t-- '' for every class, or 'report.5'\n"
 	"\tpattern TEXT NOT NULL,\t\t-- POSIX extended: 'kasan', '^SyS_'; a name's 'RE=NAME'\n"
 	"\tid TEXT NOT NULL,\t\t-- the entry listing it first\n"
@@ -370,8 +371,8 @@ static int put_reports(struct db *d, const struct kmsg_db_input *in)
 	size_t i;
 	int ret = -1;
 
-	if (db_prepare(d, "INSERT INTO reports (id, title, parent, at, frame, file, line) "
-		       "VALUES (?, ?, ?, ?, ?, ?, ?)", &st) ||
+	if (db_prepare(d, "INSERT INTO reports (id, title, parent, at, frame, follows, file, line) "
+		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st) ||
 	    db_prepare(d, "INSERT OR IGNORE INTO report_frames (kind, class, pattern, id) "
 		       "VALUES (?, ?, ?, ?)", &sk))
 		goto out;
@@ -384,13 +385,15 @@ static int put_reports(struct db *d, const struct kmsg_db_input *in)
 		     bind_text(d, st, 3, doc->report_of) ||
 		     bind_text(d, st, 4, doc->report_at) ||
 		     bind_int(d, st, 5, doc->report_frame_set ? doc->report_frame : 1) ||
-		     bind_text(d, st, 6, doc->file) ||
-		     bind_int(d, st, 7, doc->report_title_line) || step(d, st)))
+		     bind_int(d, st, 6, doc->report_follows) ||
+		     bind_text(d, st, 7, doc->file) ||
+		     bind_int(d, st, 8, doc->report_title_line) || step(d, st)))
 			goto out;
 		if (put_frames(d, sk, "skip", doc->report_title ? doc->id : "",
 			       doc->id, doc->report_skip) ||
 		    put_frames(d, sk, "skip", "", doc->id, doc->report_skip_any) ||
 		    put_frames(d, sk, "strip", "", doc->id, doc->report_strip) ||
+		    put_frames(d, sk, "corrupt", "", doc->id, doc->report_corrupt) ||
 		    (doc->report_title &&
 		     (put_frames(d, sk, "after", doc->id, doc->id, doc->report_after) ||
 		      put_frames(d, sk, "anchor", doc->id, doc->id, doc->report_anchor) ||

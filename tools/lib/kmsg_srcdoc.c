@@ -492,6 +492,7 @@ void kmsg_srcdoc_doc_free(struct kmsg_doc *doc)
 	free(doc->report_anchor);
 	free(doc->report_name);
 	free(doc->report_frame_line);
+	free(doc->report_corrupt);
 	free(doc->report_of);
 	free(doc->report_at);
 	for (i = 0; i < doc->naliases; i++) {

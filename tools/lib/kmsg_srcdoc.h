@@ -190,6 +190,9 @@ struct kmsg_doc {
 	char *report_skip, *report_skip_any, *report_strip;
 	/* report-after, -anchor, -name, -frame-line: the class's own */
 	char *report_after, *report_anchor, *report_name, *report_frame_line;
+	/* report-corrupt-frame: of every class; report-follows: yes */
+	char *report_corrupt;
+	bool report_follows;
 };
 
 struct kmsg_docs {
