@@ -342,7 +342,7 @@ CHECK := $(BUILD)/check
 # (selftests/kmsg), the emulator's own lines excused in them
 SUMMARY_CONSOLE_ARGS := --require-window kmsg_storm.sh \
 	--require-window small.overrun --require-window kmsg_follow.sh \
-	--allow qemu/console.allow
+	--allow qemu/console.allow --kmsg $(TOOLS)/kmsg --docs-db $(DOCS_DB)
 
 # The kselftests run twice: on the guest kernel, then on the debug kernel
 # (KASAN, UBSAN, lockdep, KFENCE), where any report they print fails;
@@ -419,7 +419,7 @@ guest-check-debug: initramfs-debug record-tests
 # storm alone, with a WARNING provoked inside it (qemu/tests/storm-report.sh)
 storm-report: initramfs-debug guest-check-debug
 	@KERNEL=$(BZIMAGE_DEBUG) STAGING=$(BUILD)/initramfs-debug KSFT_LIST=$(KSFT_LIST) \
-		ACCEL=$(ACCEL) TIMEOUT=900 \
+		ACCEL=$(ACCEL) TIMEOUT=900 TOOLS=$(TOOLS) DOCS_DB=$(DOCS_DB) \
 		qemu/run-tests.sh $(CHECK) qemu/tests/storm-report.sh
 
 clean:

@@ -4,7 +4,8 @@
 # ktap-summary.sh [--console [NAME:]LOG]... [--guest-rc [NAME:]N]...
 #                 [--expect LIST:FILE]... [--expect-files LIST:DIR]...
 #                 [--controlled FILE]... [--require-window NAME]...
-#                 [--no-windows NAME]... [--allow FILE] FILE...
+#                 [--no-windows NAME]... [--allow FILE]
+#                 [--kmsg KMSG --docs-db DB] FILE...
 #
 # Read (K)TAP output -- host test suites and the guest's kselftest run,
 # where nested results carry one "# " per level -- and print each failed
@@ -41,12 +42,15 @@
 # line); a listed file that is missing did not run, and a DIR/host-*.tap
 # that LIST does not name fails too, so that LIST stays complete.
 #
-# With --console, the kernel log is searched for reports: oopses, BUGs,
-# WARNINGs, panics, sanitizer and SLUB reports (KASAN, UBSAN, KFENCE),
-# lockdep, hung tasks, soft and hard lockups, RCU stalls, unknown NMIs,
-# the OOM killer, page allocation failures, a stack dump without any of
-# these, and "printk messages dropped" (the log is incomplete); each is
-# counted as a failure. A stack dump ("Call Trace:") belongs to a report
+# With --console, the kernel log is searched for reports, each counted
+# as a failure: the kernel reports "kmsg reports" (KMSG, with the report
+# classes of the docs database DB) finds by their header messages --
+# oopses, BUGs, WARNINGs, panics, KASAN, UBSAN, KFENCE, lockdep, hung
+# tasks, soft and hard lockups, RCU stalls, whatever the release's
+# wording; and the messages that are no report but fail a run too:
+# unknown NMIs, the OOM killer, page allocation failures, "printk
+# messages dropped" (the log is incomplete); and a stack dump without
+# any of these. A console that kmsg reports cannot read fails. A stack dump ("Call Trace:") belongs to a report
 # at most 200 lines above it; without one, it is a report of its own. A
 # test that provokes such a report on purpose brackets it in the kernel
 # log with
@@ -94,7 +98,7 @@
 set -uo pipefail
 
 consoles=() guest_rcs=() expects=() expect_files=() controlled=() windows=()
-nowin=() allow=/dev/null
+nowin=() allow=/dev/null kmsg= docs_db=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--console) consoles+=("$2"); shift 2 ;;
@@ -105,6 +109,8 @@ while [ $# -gt 0 ]; do
 	--require-window) windows+=("$2"); shift 2 ;;
 	--no-windows) nowin+=("$2"); shift 2 ;;
 	--allow) allow=$2; shift 2 ;;
+	--kmsg) kmsg=$2; shift 2 ;;
+	--docs-db) docs_db=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -113,21 +119,42 @@ done
 # booted again after QEMU's stale int3 (the one name both scripts use)
 STALE_INT3='console-stale-int3.log'
 
+# headers LOG: the line numbers of the headers of the kernel reports of
+# LOG that kmsg reports finds, one a line; a "BUG: " line if it cannot
+headers() {
+	local out rc
+	if [ -z "$kmsg" ] || [ -z "$docs_db" ]; then
+		echo "BUG: no --kmsg and --docs-db to find the reports of $1"
+		return
+	fi
+	out=$("$kmsg" reports --json --docs-db "$docs_db" "$1" 2>&1)
+	rc=$?
+	if [ $rc -gt 1 ]; then
+		echo "BUG: kmsg reports failed (status $rc): ${out//$'\n'/ }"
+		return
+	fi
+	sed -n 's/.*"header_line":\([0-9]*\),.*/\1/p' <<<"$out"
+}
+
 # reports LOG ALLOW WINDOWS [FIRST]: the reports of a kernel log, one line
 # each (see above); "NOTE: " lines are allowed emulator lines. With FIRST
 # set, LOG is the console of a boot that died of QEMU's stale int3: read
 # up to its "Oops: int3", and not required to end or to hold WINDOWS
 reports() {
-	awk -v allowfile="$2" -v windows="$3" -v first="${4:-}" '
+	local hdr
+	hdr=$(headers "$1")
+	grep '^BUG: ' <<<"$hdr"
+	awk -v allowfile="$2" -v windows="$3" -v first="${4:-}" -v hdrs="$hdr" '
 	BEGIN {
-		report = "Oops|BUG:|^BUG |WARNING:|Kernel panic|" \
-			 "general protection fault|UBSAN:|KASAN:|KFENCE:|" \
-			 "kernel BUG|watchdog: BUG|INFO: task .* blocked|" \
-			 "possible .*locking|DEBUG_LOCKS_WARN_ON|" \
-			 "detected (expedited )?stall|hard LOCKUP|" \
-			 "NMI received for unknown reason|" \
-			 "printk messages dropped|Unable to handle kernel|" \
-			 "invoked oom-killer|page allocation failure"
+		# the headers kmsg reports found; the messages that are no
+		# report of the kernel but fail a run
+		nh = split(hdrs, h, "\n")
+		for (i = 1; i <= nh; i++)
+			if (h[i] ~ /^[0-9]+$/)
+				header[h[i] + 0] = 1
+		failing = "NMI received for unknown reason|" \
+			  "printk messages dropped|" \
+			  "invoked oom-killer|page allocation failure"
 		# a report that has no stack dump of its own
 		nostack = "printk messages dropped"
 		nallow = 0
@@ -136,7 +163,10 @@ reports() {
 				allowed[++nallow] = a
 		nwin = split(windows, want, " ")
 	}
-	{ sub(/\r$/, ""); sub(/^\[ *[0-9]+\.[0-9]+\] /, "") }
+	{
+		sub(/\r$/, ""); sub(/^\[ *[0-9]+\.[0-9]+\] /, "")
+		report = (NR in header) || $0 ~ failing
+	}
 	# the emulator'"'"'s int3: it and all after it are not the kernel'"'"'s
 	first && /Oops: int3/ { int3 = 1; exit }
 	/^Linux version / { booted = 1 }
@@ -169,11 +199,11 @@ reports() {
 	# what the window expects; a stack dump may follow it if it is a
 	# report (not a line of dropped records)
 	text != "" && index($0, text) {
-		if ($0 ~ report && $0 !~ nostack)
+		if (report && $0 !~ nostack)
 			last = NR
 		next
 	}
-	$0 ~ report {
+	report {
 		print
 		if ($0 !~ nostack)
 			last = NR

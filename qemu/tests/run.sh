@@ -7,11 +7,19 @@
 # when present) must give exactly NAME.expected, and exit 0 only when
 # nothing failed. Then of
 # bench-table.sh: each bench/NAME.log must give bench/NAME.expected, and
-# exit 0 only when that is a table. TAP output.
+# exit 0 only when that is a table. TAP output. The consoles' reports
+# are found by kmsg reports: TOOLS and DOCS_DB as the Makefile sets.
 set -u
 here=$(dirname "$(realpath "$0")")
 summary=$here/../ktap-summary.sh
 cases=("$here"/ktap/*.tap)
+kmsg=${TOOLS:-$here/../../build/tools}/kmsg
+db=${DOCS_DB:-$here/../../build/docs-db/kmsg.db}
+if [ ! -x "$kmsg" ] || [ ! -s "$db" ]; then
+	echo "TAP version 13"
+	echo "Bail out! no $kmsg or $db (make tools docs-db)"
+	exit 1
+fi
 bench=("$here"/bench/*.log)
 echo "TAP version 13"
 # host tests that end early, run as make check runs them
@@ -33,7 +41,7 @@ verdict() {
 
 for t in "${cases[@]}"; do
 	name=$(basename "$t" .tap)
-	args=()
+	args=(--kmsg "$kmsg" --docs-db "$db")
 	[ -f "$here/ktap/$name.console" ] && args+=(--console "$here/ktap/$name.console")
 	[ -f "$here/ktap/$name.guest-rc" ] && args+=(--guest-rc "$(cat "$here/ktap/$name.guest-rc")")
 	# NAME.args: more options, one per line, @DIR@ for ktap/ (a second

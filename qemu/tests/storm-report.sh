@@ -12,7 +12,9 @@
 #
 # Environment: KERNEL (the debug kernel's bzImage), STAGING (the debug
 # guest's initramfs tree, build/initramfs-debug), KSFT_LIST
-# (qemu/kselftests), ACCEL, TIMEOUT (seconds for the boot).
+# (qemu/kselftests), ACCEL, TIMEOUT (seconds for the boot), TOOLS and
+# DOCS_DB (kmsg and the docs database whose report classes the summary
+# finds the WARNING with).
 set -u
 here=$(dirname "$(realpath "$0")")
 qemu=$(dirname "$here")
@@ -23,6 +25,8 @@ tap_plan 6
 kernel=${KERNEL:?KERNEL: the debug kernel}
 staging=${STAGING:?STAGING: the debug initramfs tree}
 list=$(realpath "${KSFT_LIST:-$qemu/kselftests}")
+kmsg=${TOOLS:?TOOLS: the tools build}/kmsg
+db=${DOCS_DB:?DOCS_DB: the docs database}
 
 # The initramfs without the other kselftests: their files and their
 # lines of the runner's list
@@ -49,6 +53,7 @@ out=$("$qemu/ktap-summary.sh" --console "debug:$tmp/boot/console.log" \
 	--guest-rc "debug:$rc" --expect "$list:$tmp/boot/guest.log" \
 	--controlled "$tmp/boot/guest.log" \
 	--require-window kmsg_storm.sh --allow "$qemu/console.allow" \
+	--kmsg "$kmsg" --docs-db "$db" \
 	"$tmp/boot/guest.log")
 src=$?
 echo "$out" | sed 's/^/# summary: /'

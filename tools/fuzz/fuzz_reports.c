@@ -4,7 +4,8 @@
  * its headers matched, its reports' frames, titles and fields, text and
  * JSON output (to /dev/null). The report classes are those of
  * docs-db/catalog/report.kmsg as this target was written, the skip list
- * its first entries. Input: a console log, any bytes.
+ * its first entries, a row of each other kind of report_frames. Input: a
+ * console log, any bytes.
  */
 /* first: it defines _GNU_SOURCE (memmem) before any header */
 #include "../kmsg/reports.c"
@@ -212,9 +213,25 @@ static void setup(struct rp *r, bool json)
 			abort();
 	}
 	{
-		const char *col[3] = { "strip", "", "^__se_sys_" };
+		/* one row of each other kind, on the classes above */
+		static const char *const rows[][3] = {
+			{ "strip", "", "^__se_sys_" },
+			{ "corrupt", "", "^should_fail(slab)?$" },
+			{ "after", "report.21", "apic_timer_interrupt" },
+			{ "anchor", "report.21", "do_syscall_|process_one_work" },
+			{ "name", "report.21", "smp_call_function=smp_call_function" },
+			{ "name", "hung_task.1", "synchronize_(rcu|net)=synchronize_rcu" },
+			{ "name", "hung_task.1", "rtnl_lock=" },
+			{ "line", "report.16", "at:" },
+			{ "continues", "report.4", "report.5" },
+			{ "ignore", "report.3", "kasan: bad access" },
+			{ "skip", "report.1", "^__warn" },
+		};
 
-		if (add_frame(r, col) || rp_prepare(r))
+		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+			if (add_frame(r, (const char **)rows[i]))
+				abort();
+		if (rp_prepare(r))
 			abort();
 	}
 	if (kmsg_match_build(r->m))

@@ -54,10 +54,10 @@ struct cls {
 	bool noframe;		/* its titles name no frame */
 	bool stack_frame;	/* not the header's function: the stack's */
 	bool follows;		/* only after another report: alone, corrupted */
-	/* report-after, -anchor, -frame-line: one alternation each */
-	struct kmsg_strbuf after_src, anchor_src, line_src;
-	regex_t after, anchor, fline;
-	bool has_after, has_anchor, has_fline;
+	/* report-after, -anchor, -frame-line, -ignore: one alternation each */
+	struct kmsg_strbuf after_src, anchor_src, line_src, ignore_src;
+	regex_t after, anchor, fline, ignore;
+	bool has_after, has_anchor, has_fline, has_ignore;
 	/* report-name: a frame matching re[k] is named name[k] ("": itself) */
 	struct name_rule {
 		regex_t re;
@@ -67,6 +67,10 @@ struct cls {
 	char *at_src;		/* the parent's header it names, "" */
 	regex_t at;
 	bool has_at;
+	/* report-continues: the classes a header of this one goes on */
+	int *cont;
+	size_t ncont;
+	char **cont_id;
 };
 
 struct rp {
@@ -224,8 +228,9 @@ static int add_frame(void *ctx, const char **col)
 	}
 	if (strcmp(col[0], "skip") && strcmp(col[0], "after") &&
 	    strcmp(col[0], "anchor") && strcmp(col[0], "name") &&
-	    strcmp(col[0], "line")) {
-		fprintf(stderr, "%s: report_frames: kind \"%s\" is not skip, strip, after, anchor, name or line\n",
+	    strcmp(col[0], "line") && strcmp(col[0], "continues") &&
+	    strcmp(col[0], "ignore")) {
+		fprintf(stderr, "%s: report_frames: kind \"%s\" is not skip, strip, after, anchor, name, line, continues or ignore\n",
 			prog, col[0]);
 		r->said = true;
 		return -EINVAL;
@@ -249,6 +254,11 @@ static int add_frame(void *ctx, const char **col)
 			alt_add(&c->anchor_src, col[2]);
 		} else if (!strcmp(col[0], "line")) {
 			alt_add(&c->line_src, col[2]);
+		} else if (!strcmp(col[0], "ignore")) {
+			alt_add(&c->ignore_src, col[2]);
+		} else if (!strcmp(col[0], "continues")) {
+			c->cont_id = xrealloc(c->cont_id, (c->ncont + 1) * sizeof(*c->cont_id));
+			c->cont_id[c->ncont++] = xstrdup_(col[2]);
 		} else {
 			eq = strrchr(col[2], '=');
 			if (!eq || eq == col[2]) {
@@ -302,6 +312,20 @@ static int rp_prepare(struct rp *r)
 				return -EINVAL;
 			c->has_skip = true;
 		}
+		c->cont = xrealloc(NULL, c->ncont * sizeof(*c->cont));
+		for (j = 0; j < c->ncont; j++) {
+			size_t m;
+
+			c->cont[j] = -1;
+			for (m = 0; m < r->ncls; m++)
+				if (!strcmp(r->cls[m].id, c->cont_id[j]))
+					c->cont[j] = (int)m;
+			if (c->cont[j] < 0) {
+				fprintf(stderr, "%s: reports: %s continues \"%s\", not a report class\n",
+					prog, c->id, c->cont_id[j]);
+				return -EINVAL;
+			}
+		}
 		if (c->after_src.len) {
 			if (re_comp(&c->after, c->after_src.buf, REG_NOSUB))
 				return -EINVAL;
@@ -311,6 +335,11 @@ static int rp_prepare(struct rp *r)
 			if (re_comp(&c->anchor, c->anchor_src.buf, REG_NOSUB))
 				return -EINVAL;
 			c->has_anchor = true;
+		}
+		if (c->ignore_src.len) {
+			if (re_comp(&c->ignore, c->ignore_src.buf, REG_NOSUB))
+				return -EINVAL;
+			c->has_ignore = true;
 		}
 		if (c->line_src.len) {
 			if (re_comp(&c->fline, c->line_src.buf, 0))
@@ -360,6 +389,9 @@ static void rp_free(struct rp *r)
 		kmsg_strbuf_free(&r->cls[k].after_src);
 		kmsg_strbuf_free(&r->cls[k].anchor_src);
 		kmsg_strbuf_free(&r->cls[k].line_src);
+		kmsg_strbuf_free(&r->cls[k].ignore_src);
+		if (r->cls[k].has_ignore)
+			regfree(&r->cls[k].ignore);
 		if (r->cls[k].has_fline)
 			regfree(&r->cls[k].fline);
 		if (r->cls[k].has_after)
@@ -371,6 +403,10 @@ static void rp_free(struct rp *r)
 			free(r->cls[k].names[j].name);
 		}
 		free(r->cls[k].names);
+		for (j = 0; j < r->cls[k].ncont; j++)
+			free(r->cls[k].cont_id[j]);
+		free(r->cls[k].cont_id);
+		free(r->cls[k].cont);
 		if (r->cls[k].has_at)
 			regfree(&r->cls[k].at);
 		kmsg_strbuf_free(&r->cls[k].skip_src);
@@ -398,7 +434,7 @@ static void rp_free(struct rp *r)
 
 /*
  * The class a header line @l of class @c is: a kind of @c whose
- * report-at the line matches, else @c
+ * report-at the line matches, else @c; -1 if @c's report-ignore matches
  */
 static int refine(const struct rp *r, int c, const struct line *l)
 {
@@ -409,6 +445,9 @@ static int refine(const struct rp *r, int c, const struct line *l)
 		n = LINE_MATCH_MAX;
 	memcpy(buf, l->s + l->off, n);
 	buf[n] = '\0';
+	/* a header its class's report-ignore says is no report */
+	if (r->cls[c].has_ignore && !regexec(&r->cls[c].ignore, buf, 0, NULL, 0))
+		return -1;
 	for (k = 0; k < r->ncls; k++)
 		if (r->cls[k].parent == c && r->cls[k].has_at &&
 		    !regexec(&r->cls[k].at, buf, 0, NULL, 0))
@@ -772,6 +811,17 @@ static void class_title(struct rp *r, struct report *rep, const struct line *hl,
 		const struct kmsg_arg *a = NULL;
 		size_t n;
 
+		if (t[0] == '%' && t[1] >= '1' && t[1] <= '9') {
+			/* "%3": the header's third argument, as printed */
+			int k = t[1] - '1';
+
+			t++;
+			if (k < args->n && args->v[k].str) {
+				a = &args->v[k];
+				kmsg_strbuf_putn(out, a->str, a->str_len);
+			}
+			continue;
+		}
 		if (t[0] != '%' || t[1] != 's') {
 			kmsg_strbuf_putc(out, *t);
 			continue;
@@ -980,8 +1030,9 @@ static size_t stamp_inside(const char *s, size_t n)
 
 /*
  * The header a line is, or -1: its pattern in @pat. A header with a
- * symbolizer's place after it, or after another line's text, is one
- * too: @l's message is then that header (its off and len moved).
+ * symbolizer's place after it, after the "comp.N: " id of a kmsg_*()
+ * call, or after another line's text, is one too: @l's message is then
+ * that header (its off and len moved).
  */
 static int header_of(struct rp *r, struct line *l, int *pat, bool *partial)
 {
@@ -999,6 +1050,20 @@ static int header_of(struct rp *r, struct line *l, int *pat, bool *partial)
 		if (c >= 0) {
 			l->len = l->off + k;
 			return c;
+		}
+	}
+	/* "hung_task.1: INFO: task ...": the id a kmsg_*() call prints */
+	for (k = 0; k < n && k < 64 && (is_ident(s[k]) && s[k] != '.'); k++)
+		;
+	if (k && k + 1 < n && s[k] == '.' && is_digit(s[k + 1])) {
+		for (k++; k < n && is_digit(s[k]); k++)
+			;
+		if (k + 1 < n && s[k] == ':' && s[k + 1] == ' ') {
+			c = header_at(r, s + k + 2, n - k - 2, pat, partial);
+			if (c >= 0) {
+				l->off += k + 2;
+				return c;
+			}
 		}
 	}
 	k = stamp_inside(s, n);
@@ -1285,6 +1350,31 @@ static struct report *report_of(struct open *o, const char *caller)
 	return NULL;
 }
 
+/*
+ * Whether a header of class @raw (@c once refined), before any frame of
+ * open report @rep, is part of it: a class that goes on one of the
+ * report's (report-continues: the "Oops:" line after a page fault's), a
+ * kind of the report's class or the class it is a kind of (a WARNING
+ * after its refcount_t text, or that text after it)
+ */
+static bool continues(const struct rp *r, int raw, int c,
+		      const struct report *rep)
+{
+	size_t k;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct cls *n = &r->cls[i ? c : raw];
+
+		for (k = 0; k < n->ncont; k++)
+			if (n->cont[k] == rep->cls || n->cont[k] == rep->raw ||
+			    n->cont[k] == r->cls[rep->cls].parent)
+				return true;
+	}
+	return c == rep->cls || r->cls[c].parent == rep->cls ||
+	       r->cls[rep->cls].parent == c || r->cls[raw].parent == rep->raw;
+}
+
 static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 {
 	struct open o = { 0 };
@@ -1320,6 +1410,8 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 		raw = c;
 		if (c >= 0)
 			c = refine(r, c, l);
+		if (c < 0)
+			raw = -1;
 		rep = report_of(&o, l->caller);
 		/* what the open reports' guilty frames need of the line */
 		bt = starts(s, n, "stack backtrace:");
@@ -1338,7 +1430,8 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 				report_sees(r, o.v[k], l, i, bt, has_fn ? fn : NULL);
 
 		if (c >= 0 && rep && !rep->frames && !rep->trace &&
-		    i - rep->hdr <= MERGE_LINES && raw != rep->raw) {
+		    i - rep->hdr <= MERGE_LINES && raw != rep->raw &&
+		    continues(r, raw, c, rep)) {
 			/* "Oops:" after a page fault, WARNING after its text */
 			rep->last = i;
 			/* a kind of the report's class names it: its header */

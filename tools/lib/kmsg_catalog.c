@@ -337,6 +337,8 @@ enum field {
 	F_RFLINE,
 	F_RCORRUPT,
 	F_RFOLLOWS,
+	F_RCONT,
+	F_RIGNORE,
 };
 
 static const struct {
@@ -365,6 +367,8 @@ static const struct {
 	{ "report-frame-line", F_RFLINE },
 	{ "report-corrupt-frame", F_RCORRUPT },
 	{ "report-follows", F_RFOLLOWS },
+	{ "report-continues", F_RCONT },
+	{ "report-ignore", F_RIGNORE },
 };
 
 struct cat_state {
@@ -756,6 +760,13 @@ static void finish_field(struct cat_state *st)
 		field_report_res(st, v, &st->doc->report_corrupt,
 				 "report-corrupt-frame");
 		break;
+	case F_RCONT:
+		field_report_res(st, v, &st->doc->report_continues,
+				 "report-continues");
+		break;
+	case F_RIGNORE:
+		field_report_res(st, v, &st->doc->report_ignore, "report-ignore");
+		break;
 	case F_RFOLLOWS:
 		if (strcmp(v, "yes")) {
 			cat_error(st, st->field_line,
@@ -975,7 +986,7 @@ static void field_line(struct cat_state *st, const char *s, size_t n,
 	} else if (f != F_PARAMETER && f != F_AUTOID && f != F_RSKIP &&
 		   f != F_RSKIPANY && f != F_RSTRIP && f != F_RAFTER &&
 		   f != F_RANCHOR && f != F_RNAME && f != F_RFLINE &&
-		   f != F_RCORRUPT &&
+		   f != F_RCORRUPT && f != F_RCONT && f != F_RIGNORE &&
 		   (st->seen & (1u << f))) {
 		char *name = kmsg_xstrndup(s, k);
 
@@ -1024,6 +1035,8 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 	case F_RNAME:
 	case F_RFLINE:
 	case F_RCORRUPT:
+	case F_RCONT:
+	case F_RIGNORE:
 		kmsg_sb_putc(&st->val, ' ');
 		break;
 	default:

@@ -98,7 +98,7 @@ static const char schema_sql[] =
 	"-- how a report's guilty frame is chosen: regular expressions over\n"
 	"-- function names (report-skip, report-skip-any, report-strip)\n"
 	"CREATE TABLE report_frames (\n"
-	"\tkind TEXT NOT NULL,\t\t-- skip strip after anchor name line corrupt\n"
+	"\tkind TEXT NOT NULL,\t\t-- skip strip after anchor name line corrupt continues ignore\n"
 	"\tclass TEXT NOT NULL,\t\t-- '' for every class, or 'report.5'\n"
 	"\tpattern TEXT NOT NULL,\t\t-- POSIX extended: 'kasan', '^SyS_'; a name's 'RE=NAME'\n"
 	"\tid TEXT NOT NULL,\t\t-- the entry listing it first\n"
@@ -399,7 +399,11 @@ static int put_reports(struct db *d, const struct kmsg_db_input *in)
 		      put_frames(d, sk, "anchor", doc->id, doc->id, doc->report_anchor) ||
 		      put_frames(d, sk, "name", doc->id, doc->id, doc->report_name) ||
 		      put_frames(d, sk, "line", doc->id, doc->id,
-				 doc->report_frame_line))))
+				 doc->report_frame_line) ||
+		      put_frames(d, sk, "continues", doc->id, doc->id,
+				 doc->report_continues) ||
+		      put_frames(d, sk, "ignore", doc->id, doc->id,
+				 doc->report_ignore))))
 			goto out;
 	}
 	ret = 0;

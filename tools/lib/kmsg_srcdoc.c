@@ -493,6 +493,8 @@ void kmsg_srcdoc_doc_free(struct kmsg_doc *doc)
 	free(doc->report_name);
 	free(doc->report_frame_line);
 	free(doc->report_corrupt);
+	free(doc->report_continues);
+	free(doc->report_ignore);
 	free(doc->report_of);
 	free(doc->report_at);
 	for (i = 0; i < doc->naliases; i++) {

@@ -192,6 +192,8 @@ struct kmsg_doc {
 	char *report_after, *report_anchor, *report_name, *report_frame_line;
 	/* report-corrupt-frame: of every class; report-follows: yes */
 	char *report_corrupt;
+	char *report_continues;	/* report-continues: class ids */
+	char *report_ignore;	/* report-ignore: headers that are none */
 	bool report_follows;
 };
 

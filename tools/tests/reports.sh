@@ -25,9 +25,9 @@ corpus=$here/syzkaller/report
 [ -x "$tools/kmsg" ] || bail "no $tools/kmsg (make tools)"
 
 # thresholds, in percent: what kmsg reached, rounded down
-MIN_CLASS=${MIN_CLASS:-78}
-MIN_TITLE=${MIN_TITLE:-52}
-MIN_CORRUPTED=${MIN_CORRUPTED:-63}
+MIN_CLASS=${MIN_CLASS:-92}
+MIN_TITLE=${MIN_TITLE:-78}
+MIN_CORRUPTED=${MIN_CORRUPTED:-78}
 
 mkdir "$tmp/logs"
 for f in "$corpus"/*; do
@@ -168,7 +168,9 @@ cp "$db" "$tmp/q.db"
 sqlite3 "$tmp/q.db" "UPDATE aliases SET id = 'x\"y' || char(10) || 'z' WHERE id = 'report.1';
 	UPDATE reports SET id = 'x\"y' || char(10) || 'z' WHERE id = 'report.1';
 	UPDATE report_frames SET class = 'x\"y' || char(10) || 'z' WHERE class = 'report.1';
-	UPDATE reports SET parent = 'x\"y' || char(10) || 'z' WHERE parent = 'report.1'"
+	UPDATE reports SET parent = 'x\"y' || char(10) || 'z' WHERE parent = 'report.1';
+	UPDATE report_frames SET pattern = 'x\"y' || char(10) || 'z'
+		WHERE kind = 'continues' AND pattern = 'report.1'"
 printf 'WARNING: CPU: 0 PID: 1 at foo+0x1/0x2\n' > "$tmp/q.log"
 "$tools/kmsg" reports --json --docs-db "$tmp/q.db" "$tmp/q.log" "$tmp/esc.log" > "$tmp/o" 2>&1
 [ $? = 1 ] && python3 -c '
