@@ -834,7 +834,9 @@ static void class_title(struct rp *r, struct report *rep, const struct line *hl,
 		if (!a || !a->str)
 			continue;
 		/* "general protection fault, probably for ...": the name */
-		for (n = 0; n < a->str_len && a->str[n] != ',' && a->str[n] != '\n'; n++)
+		for (n = 0; n < a->str_len && a->str[n] != '\n' &&
+		     !(a->str[n] == ',' && n + 1 < a->str_len && a->str[n + 1] == ' ');
+		     n++)
 			;
 		kmsg_strbuf_putn(out, a->str, n);
 	}
