@@ -26,7 +26,7 @@ corpus=$here/syzkaller/report
 
 # thresholds, in percent: what kmsg reached, rounded down
 MIN_CLASS=${MIN_CLASS:-92}
-MIN_TITLE=${MIN_TITLE:-78}
+MIN_TITLE=${MIN_TITLE:-79}
 MIN_CORRUPTED=${MIN_CORRUPTED:-78}
 
 mkdir "$tmp/logs"
