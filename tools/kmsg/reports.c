@@ -700,6 +700,7 @@ struct report {
 	size_t bt_line;		/* SIZE_MAX: none */
 	size_t after_line;	/* the class's report-after line, SIZE_MAX */
 	size_t corrupt_line;	/* a report-corrupt-frame's frame, SIZE_MAX */
+	size_t stack_line;	/* its first stack or RIP line, SIZE_MAX */
 	struct frame fr[FRAMES_MAX];
 	size_t nfr;
 	bool done;		/* finished, its output in out */
@@ -1172,6 +1173,19 @@ static bool line_frame(const struct rp *r, const char *s, size_t n, char *fn)
 	return frame_of(s, n, fn) && !skipped(r, -1, fn);
 }
 
+/* A line where a stack trace starts, or the RIP line of its registers */
+static bool stack_start(const char *s, size_t n)
+{
+	while (n && is_space(*s)) {
+		s++;
+		n--;
+	}
+	return starts(s, n, "Call Trace:") || starts(s, n, "Call trace:") ||
+	       starts(s, n, "Backtrace:") || starts(s, n, "backtrace:") ||
+	       starts(s, n, "RIP: ") || starts(s, n, "pc : ") ||
+	       starts(s, n, "PC is at ");
+}
+
 /*
  * Line @i after the header of open report @rep: a "stack backtrace:"
  * line (@bt), a frame (@fn, NULL if none)
@@ -1187,6 +1201,8 @@ static void report_sees(const struct rp *r, struct report *rep,
 
 	if (n > LINE_MATCH_MAX)
 		n = LINE_MATCH_MAX;
+	if (rep->stack_line == SIZE_MAX && stack_start(l->s + l->off, n))
+		rep->stack_line = i;
 	if (c->has_after || c->has_fline) {
 		memcpy(buf, l->s + l->off, n);
 		buf[n] = '\0';
@@ -1242,12 +1258,20 @@ static const char *named(const struct cls *c, const char *fn)
 	return NULL;
 }
 
-/* Frame @f may be the guilty one of @rep: its own, in the stack read */
-static bool frame_counts(const struct report *rep, const struct frame *f,
-			 bool own)
+/*
+ * Frame @f may be the guilty one of @rep (of class @c): its own, in the
+ * stack read; for a class blamed on its stack, not before that starts
+ */
+static bool frame_counts(const struct cls *c, const struct report *rep,
+			 const struct frame *f, bool own)
 {
 	bool backtrace = rep->bt_line <= rep->last;
 
+	if (c->stack_frame && f->line < rep->stack_line)
+		return false;
+	/* a class whose stack starts after a line: none without it */
+	if (c->has_after && rep->after_line == SIZE_MAX)
+		return false;
 	if (rep->after_line != SIZE_MAX)
 		backtrace = false;
 	return f->line <= rep->last &&
@@ -1280,7 +1304,7 @@ static void finish_report(struct rp *r, const char *path, struct report *rep)
 		for (k = 0; k < rep->nfr && !name; k++) {
 			const struct frame *f = &rep->fr[k];
 
-			if (!frame_counts(rep, f, own))
+			if (!frame_counts(c, rep, f, own))
 				continue;
 			if (c->has_anchor) {
 				if (class_skips(r, rep->cls, f->fn))
@@ -1302,7 +1326,7 @@ static void finish_report(struct rp *r, const char *path, struct report *rep)
 		for (k = 0; k < rep->nfr && !rep->fn[0]; k++) {
 			const struct frame *f = &rep->fr[k];
 
-			if (!frame_counts(rep, f, own) || class_skips(r, rep->cls, f->fn))
+			if (!frame_counts(c, rep, f, own) || class_skips(r, rep->cls, f->fn))
 				continue;
 			snprintf(rep->fn, sizeof(rep->fn), "%s", f->fn);
 		}
@@ -1465,6 +1489,7 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 			rep->bt_line = SIZE_MAX;
 			rep->after_line = SIZE_MAX;
 			rep->corrupt_line = SIZE_MAX;
+			rep->stack_line = SIZE_MAX;
 			memcpy(rep->caller, l->caller, sizeof(rep->caller));
 			/* the "cut here" line before a WARNING is the report's */
 			if (i && prev.len - prev.off < 80 &&
