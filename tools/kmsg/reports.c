@@ -630,7 +630,7 @@ static bool report_line(const char *s, size_t n)
 {
 	static const char *const lits[] = {
 		"Call Trace:", "<TASK>", "</TASK>", "<IRQ>", "</IRQ>",
-		"RIP:", "RSP:", "RAX:", "RDX:", "RBP:", "R10:", "R13:", "FS:",
+		"RIP:", "IP:", "RSP:", "RAX:", "RDX:", "RBP:", "R10:", "R13:", "FS:",
 		"CS:", "CR2:", "DR0:", "DR3:", "Code:", "Modules linked in:",
 		"Hardware name:", "CPU:", "Read of size", "Write of size",
 		"Read at addr", "Write at addr", "Pointer tag:",
@@ -1155,7 +1155,7 @@ static int header_cut(const struct rp *r, const struct line *l)
 static bool line_frame(const struct rp *r, const char *s, size_t n, char *fn)
 {
 	if (starts(s, n, "RIP: ") || starts(s, n, "pc : ") ||
-	    starts(s, n, "PC is at ")) {
+	    starts(s, n, "PC is at ") || starts(s, n, "IP: ")) {
 		const char *p = memchr(s, ':', n);
 		size_t k = p ? (size_t)(p - s) + 1 : n;
 
@@ -1183,7 +1183,7 @@ static bool stack_start(const char *s, size_t n)
 	return starts(s, n, "Call Trace:") || starts(s, n, "Call trace:") ||
 	       starts(s, n, "Backtrace:") || starts(s, n, "backtrace:") ||
 	       starts(s, n, "RIP: ") || starts(s, n, "pc : ") ||
-	       starts(s, n, "PC is at ");
+	       starts(s, n, "PC is at ") || starts(s, n, "IP: ");
 }
 
 /*
