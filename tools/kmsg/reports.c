@@ -812,6 +812,12 @@ static void class_title(struct rp *r, struct report *rep, const struct line *hl,
 		const struct kmsg_arg *a = NULL;
 		size_t n;
 
+		if (t[0] == '%' && t[1] == 'f') {
+			/* "WARNING in %f/usb_submit_urb": the frame there */
+			t++;
+			kmsg_strbuf_puts(out, rep->fn[0] ? rep->fn : "corrupted");
+			continue;
+		}
 		if (t[0] == '%' && t[1] >= '1' && t[1] <= '9') {
 			/* "%3": the header's third argument, as printed */
 			int k = t[1] - '1';
@@ -892,7 +898,7 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 	if (rep->access[0] && strstr(r->cls[rep->cls].title, "KASAN"))
 		kmsg_strbuf_printf(&title, " %s", rep->access);
 	/* as syzkaller writes a report without a frame: "X in corrupted" */
-	if (!r->cls[rep->cls].noframe)
+	if (!r->cls[rep->cls].noframe && !strstr(r->cls[rep->cls].title, "%f"))
 		kmsg_strbuf_printf(&title, " in %s", rep->fn[0] ? rep->fn : "corrupted");
 	if (rep->partial)
 		reason = "the header is cut short";
