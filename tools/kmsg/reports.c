@@ -41,7 +41,7 @@
 #define NAME_MAX_LEN	256
 
 /* Frames a report keeps to choose its guilty one from */
-#define FRAMES_MAX	64
+#define FRAMES_MAX	256
 
 struct cls {
 	char *id;	/* "report.1" */
