@@ -1243,6 +1243,9 @@ static void report_sees(const struct rp *r, struct report *rep,
 	f->line = i;
 	f->own = !rep->caller[0] || !l->caller[0] || !strcmp(l->caller, rep->caller);
 	f->at = at;
+	/* the lock lines of a lockdep report are its own lines */
+	if (at && f->own && i > rep->last && !rep->done)
+		rep->last = i;
 	snprintf(f->fn, sizeof(f->fn), "%s", fn);
 }
 
