@@ -701,6 +701,7 @@ struct report {
 	size_t after_line;	/* the class's report-after line, SIZE_MAX */
 	size_t corrupt_line;	/* a report-corrupt-frame's frame, SIZE_MAX */
 	size_t stack_line;	/* its first stack or RIP line, SIZE_MAX */
+	bool at_next;		/* a frame-line without its frame: on the next */
 	struct frame fr[FRAMES_MAX];
 	size_t nfr;
 	bool done;		/* finished, its output in out */
@@ -1215,12 +1216,23 @@ static void report_sees(const struct rp *r, struct report *rep,
 	}
 	if (c->has_fline && !bt) {
 		regmatch_t m;
+		bool next = rep->at_next;
 
-		/* "(&mm->mmap_lock){++++}, at: __might_fault+0x1/0x2" */
-		if (!regexec(&c->fline, buf, 1, &m, 0) &&
-		    frame_of(buf + m.rm_eo, n - (size_t)m.rm_eo, at_fn) &&
-		    !skipped(r, -1, at_fn)) {
-			fn = at_fn;
+		/*
+		 * "(&mm->mmap_lock){++++}, at: __might_fault+0x1/0x2", or
+		 * "... lock (mrt_lock) at:" and the frame on the next line
+		 */
+		rep->at_next = false;
+		if (!regexec(&c->fline, buf, 1, &m, 0)) {
+			if (frame_of(buf + m.rm_eo, n - (size_t)m.rm_eo, at_fn)) {
+				if (!skipped(r, -1, at_fn)) {
+					fn = at_fn;
+					at = true;
+				}
+			} else {
+				rep->at_next = true;
+			}
+		} else if (next && fn) {
 			at = true;
 		}
 	}
