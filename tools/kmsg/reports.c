@@ -53,6 +53,7 @@ struct cls {
 	bool has_skip;
 	bool noframe;		/* its titles name no frame */
 	bool stack_frame;	/* not the header's function: the stack's */
+	bool header_frame;	/* the header's function, skipped or not */
 	bool follows;		/* only after another report: alone, corrupted */
 	/* report-after, -anchor, -frame-line, -ignore: one alternation each */
 	struct kmsg_strbuf after_src, anchor_src, line_src, ignore_src;
@@ -160,6 +161,7 @@ static int add_format(void *ctx, const char **col)
 		r->cls[r->ncls].at_src = xstrdup_(col[4]);
 		r->cls[r->ncls].noframe = !strcmp(col[5], "0");
 		r->cls[r->ncls].stack_frame = !strcmp(col[5], "2");
+		r->cls[r->ncls].header_frame = !strcmp(col[5], "3");
 		r->cls[r->ncls].follows = !strcmp(col[6], "1");
 		r->ncls++;
 	}
@@ -581,8 +583,20 @@ static bool frame_of(const char *s, size_t n, char *fn)
 	}
 	if (i < n && s[i] == '?')
 		return false;
-	/* arm's "[<80c1e5e8>] (__schedule) from [<80c1eb20>] (schedule+0x60/0xdc)" */
+	/*
+	 * arm's "[<80c1e5e8>] (__schedule) from [<80c1eb20>] (schedule+0x60/0xdc)":
+	 * the caller, the function "from" names (the callee is the line
+	 * before's, or the "PC is at" line's)
+	 */
 	if (i > 0 && i < n && s[i] == '(' && s[i - 1] == ' ') {
+		const char *from = memmem(s + i, n - i, ") from [<", 9);
+
+		if (from) {
+			const char *p = memchr(from + 9, '(', n - (size_t)(from + 9 - s));
+
+			if (p)
+				i = (size_t)(p - s);
+		}
 		for (k = i + 1; k < n && (is_ident(s[k]) || s[k] == '.'); k++)
 			;
 		if (k == i + 1 || k == n || (s[k] != ')' && s[k] != '+'))
@@ -1317,7 +1331,8 @@ static void finish_report(struct rp *r, const char *path, struct report *rep)
 	int own;
 
 	header_frame(r, rep, &rep->hline);
-	if (rep->hdr_fn[0] && !c->stack_frame && !class_skips(r, rep->cls, rep->hdr_fn))
+	if (rep->hdr_fn[0] && !c->stack_frame &&
+	    (c->header_frame || !class_skips(r, rep->cls, rep->hdr_fn)))
 		snprintf(rep->fn, sizeof(rep->fn), "%s", rep->hdr_fn);
 	for (own = 1; own >= 0 && !rep->fn[0] && !name; own--) {
 		const struct frame *prev = NULL;

@@ -91,7 +91,7 @@ static const char schema_sql[] =
 	"\tparent TEXT,\t\t\t-- the class it is a kind of (report-of)\n"
 	"\tat TEXT,\t\t\t-- and the parent's header it names (report-at)\n"
 	"\tfollows INTEGER NOT NULL,\t-- 1: alone, the report it follows is lost\n"
-	"\tframe INTEGER NOT NULL,\t\t-- 1; 0 a title without one, 2 not the header's (report-frame)\n"
+	"\tframe INTEGER NOT NULL,\t\t-- 1; 0 none, 2 not the header's, 3 the header's (report-frame)\n"
 	"\tfile TEXT NOT NULL,\n"
 	"\tline INTEGER NOT NULL\n"
 	");\n"
