@@ -55,6 +55,7 @@ struct cls {
 	bool stack_frame;	/* not the header's function: the stack's */
 	bool header_frame;	/* the header's function, skipped or not */
 	bool follows;		/* only after another report: alone, corrupted */
+	bool nostack;		/* no stack trace expected */
 	/* report-after, -anchor, -frame-line, -ignore: one alternation each */
 	struct kmsg_strbuf after_src, anchor_src, line_src, ignore_src;
 	regex_t after, anchor, fline, ignore;
@@ -163,6 +164,7 @@ static int add_format(void *ctx, const char **col)
 		r->cls[r->ncls].stack_frame = !strcmp(col[5], "2");
 		r->cls[r->ncls].header_frame = !strcmp(col[5], "3");
 		r->cls[r->ncls].follows = !strcmp(col[6], "1");
+		r->cls[r->ncls].nostack = !strcmp(col[7], "1");
 		r->ncls++;
 	}
 	/* a class named by its parent's header only */
@@ -921,8 +923,12 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 		reason = "the report it follows is missing";
 	else if (rep->corrupt_line <= rep->last)
 		reason = "a fault injection's stack is mixed into it";
-	else if (r->cls[rep->cls].noframe)
+	else if (r->cls[rep->cls].noframe && r->cls[rep->cls].nostack)
 		reason = NULL;
+	else if (r->cls[rep->cls].noframe)
+		reason = rep->frames ? NULL : "no stack trace";
+	else if (r->cls[rep->cls].nostack)
+		reason = rep->fn[0] ? NULL : "no frame found";
 	else if (rep->eof && !rep->frames)
 		reason = "the log ends before the stack trace";
 	else if (!rep->fn[0])

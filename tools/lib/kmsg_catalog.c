@@ -339,6 +339,7 @@ enum field {
 	F_RFOLLOWS,
 	F_RCONT,
 	F_RIGNORE,
+	F_RSTACK,
 };
 
 static const struct {
@@ -369,6 +370,7 @@ static const struct {
 	{ "report-follows", F_RFOLLOWS },
 	{ "report-continues", F_RCONT },
 	{ "report-ignore", F_RIGNORE },
+	{ "report-stack", F_RSTACK },
 };
 
 struct cat_state {
@@ -767,6 +769,14 @@ static void finish_field(struct cat_state *st)
 	case F_RIGNORE:
 		field_report_res(st, v, &st->doc->report_ignore, "report-ignore");
 		break;
+	case F_RSTACK:
+		if (strcmp(v, "none")) {
+			cat_error(st, st->field_line,
+				  "report-stack: \"%s\" is not none", v);
+			break;
+		}
+		st->doc->report_nostack = true;
+		break;
 	case F_RFOLLOWS:
 		if (strcmp(v, "yes")) {
 			cat_error(st, st->field_line,
@@ -1025,6 +1035,7 @@ static void continuation_line(struct cat_state *st, const char *s, size_t n,
 	case F_RAT:
 	case F_RFRAME:
 	case F_RFOLLOWS:
+	case F_RSTACK:
 		cat_error(st, line, "continuation line of a one-line field");
 		return;
 	case F_PARAMETER:

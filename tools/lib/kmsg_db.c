@@ -90,6 +90,7 @@ static const char schema_sql[] =
 	"\ttitle TEXT NOT NULL,\t\t-- its name, a title's start: 'WARNING'\n"
 	"\tparent TEXT,\t\t\t-- the class it is a kind of (report-of)\n"
 	"\tat TEXT,\t\t\t-- and the parent's header it names (report-at)\n"
+	"\tnostack INTEGER NOT NULL,\t-- 1: no stack trace expected (report-stack)\n"
 	"\tfollows INTEGER NOT NULL,\t-- 1: alone, the report it follows is lost\n"
 	"\tframe INTEGER NOT NULL,\t\t-- 1; 0 none, 2 not the header's, 3 the header's (report-frame)\n"
 	"\tfile TEXT NOT NULL,\n"
@@ -371,8 +372,8 @@ static int put_reports(struct db *d, const struct kmsg_db_input *in)
 	size_t i;
 	int ret = -1;
 
-	if (db_prepare(d, "INSERT INTO reports (id, title, parent, at, frame, follows, file, line) "
-		       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st) ||
+	if (db_prepare(d, "INSERT INTO reports (id, title, parent, at, frame, follows, nostack, "
+		       "file, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", &st) ||
 	    db_prepare(d, "INSERT OR IGNORE INTO report_frames (kind, class, pattern, id) "
 		       "VALUES (?, ?, ?, ?)", &sk))
 		goto out;
@@ -386,8 +387,9 @@ static int put_reports(struct db *d, const struct kmsg_db_input *in)
 		     bind_text(d, st, 4, doc->report_at) ||
 		     bind_int(d, st, 5, doc->report_frame_set ? doc->report_frame : 1) ||
 		     bind_int(d, st, 6, doc->report_follows) ||
-		     bind_text(d, st, 7, doc->file) ||
-		     bind_int(d, st, 8, doc->report_title_line) || step(d, st)))
+		     bind_int(d, st, 7, doc->report_nostack) ||
+		     bind_text(d, st, 8, doc->file) ||
+		     bind_int(d, st, 9, doc->report_title_line) || step(d, st)))
 			goto out;
 		if (put_frames(d, sk, "skip", doc->report_title ? doc->id : "",
 			       doc->id, doc->report_skip) ||

@@ -196,6 +196,7 @@ struct kmsg_doc {
 	char *report_continues;	/* report-continues: class ids */
 	char *report_ignore;	/* report-ignore: headers that are none */
 	bool report_follows;
+	bool report_nostack;	/* report-stack: none, none expected */
 };
 
 struct kmsg_docs {
