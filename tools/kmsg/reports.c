@@ -40,6 +40,8 @@
 #define GAP_MAX		200
 #define NAME_MAX_LEN	256
 
+/* report-continues: * */
+#define CONT_ANY	-2
 /* Frames a report keeps to choose its guilty one from */
 #define FRAMES_MAX	256
 
@@ -320,11 +322,11 @@ static int rp_prepare(struct rp *r)
 		for (j = 0; j < c->ncont; j++) {
 			size_t m;
 
-			c->cont[j] = -1;
+			c->cont[j] = strcmp(c->cont_id[j], "*") ? -1 : CONT_ANY;
 			for (m = 0; m < r->ncls; m++)
 				if (!strcmp(r->cls[m].id, c->cont_id[j]))
 					c->cont[j] = (int)m;
-			if (c->cont[j] < 0) {
+			if (c->cont[j] == -1) {
 				fprintf(stderr, "%s: reports: %s continues \"%s\", not a report class\n",
 					prog, c->id, c->cont_id[j]);
 				return -EINVAL;
@@ -651,6 +653,7 @@ static bool report_line(const char *s, size_t n)
 		"Hardware name:", "CPU:", "Read of size", "Write of size",
 		"Read at addr", "Write at addr", "Pointer tag:",
 		"---[ end", "Kernel Offset:", "stack backtrace:", "backtrace:",
+		"backtrace (crc",
 		"Allocated by task", "Freed by task", "The buggy address",
 		"Memory state around", "Dumping ftrace", "Rebooting in",
 		"Workqueue:", "Tainted:", "pc :", "lr :", "sp :", "Call trace:",
@@ -912,7 +915,8 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 	size_t hlen = hl->len - hl->off;
 
 	class_title(r, rep, hl, &title);
-	if (rep->access[0] && strstr(r->cls[rep->cls].title, "KASAN"))
+	if (rep->access[0] && strstr(r->cls[rep->cls].title, "KASAN") &&
+	    !strstr(r->cls[rep->cls].title, "%f"))
 		kmsg_strbuf_printf(&title, " %s", rep->access);
 	/* as syzkaller writes a report without a frame: "X in corrupted" */
 	if (!r->cls[rep->cls].noframe && !strstr(r->cls[rep->cls].title, "%f"))
@@ -926,14 +930,14 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 	else if (r->cls[rep->cls].noframe && r->cls[rep->cls].nostack)
 		reason = NULL;
 	else if (r->cls[rep->cls].noframe)
-		reason = rep->frames ? NULL : "no stack trace";
+		reason = rep->frames && rep->trace ? NULL : "no stack trace";
 	else if (r->cls[rep->cls].nostack)
 		reason = rep->fn[0] ? NULL : "no frame found";
-	else if (rep->eof && !rep->frames)
+	else if (rep->eof && !(rep->frames && rep->trace))
 		reason = "the log ends before the stack trace";
 	else if (!rep->fn[0])
 		reason = "no frame found";
-	else if (!rep->frames)
+	else if (!(rep->frames && rep->trace))
 		reason = "no stack trace";
 	r->found++;
 	if (r->collect) {
@@ -1209,6 +1213,7 @@ static bool stack_start(const char *s, size_t n)
 	}
 	return starts(s, n, "Call Trace:") || starts(s, n, "Call trace:") ||
 	       starts(s, n, "Backtrace:") || starts(s, n, "backtrace:") ||
+	       starts(s, n, "backtrace (crc") ||
 	       starts(s, n, "RIP: ") || starts(s, n, "pc : ") ||
 	       starts(s, n, "PC is at ") || starts(s, n, "IP: ");
 }
@@ -1419,14 +1424,15 @@ static struct report *report_of(struct open *o, const char *caller)
 }
 
 /*
- * Whether a header of class @raw (@c once refined), before any frame of
- * open report @rep, is part of it: a class that goes on one of the
- * report's (report-continues: the "Oops:" line after a page fault's), a
- * kind of the report's class or the class it is a kind of (a WARNING
- * after its refcount_t text, or that text after it)
+ * Whether a header of class @raw (@c once refined) close after open
+ * report @rep's is part of it: 2 for a class that goes on the report's
+ * (report-continues: the "Oops:" line after a page fault's, a panic after
+ * any report), before its stack trace; 1 for a kind of the report's
+ * class or the class it is a kind of (a WARNING after its refcount_t
+ * text, or that text after it), before any frame; else 0
  */
-static bool continues(const struct rp *r, int raw, int c,
-		      const struct report *rep)
+static int continues(const struct rp *r, int raw, int c,
+		     const struct report *rep)
 {
 	size_t k;
 	int i;
@@ -1435,9 +1441,10 @@ static bool continues(const struct rp *r, int raw, int c,
 		const struct cls *n = &r->cls[i ? c : raw];
 
 		for (k = 0; k < n->ncont; k++)
-			if (n->cont[k] == rep->cls || n->cont[k] == rep->raw ||
+			if (n->cont[k] == CONT_ANY || n->cont[k] == rep->cls ||
+			    n->cont[k] == rep->raw ||
 			    n->cont[k] == r->cls[rep->cls].parent)
-				return true;
+				return 2;
 	}
 	return c == rep->cls || r->cls[c].parent == rep->cls ||
 	       r->cls[rep->cls].parent == c || r->cls[raw].parent == rep->raw;
@@ -1457,7 +1464,7 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 		const char *s;
 		char fn[NAME_MAX_LEN];
 		bool partial = false, bt, has_fn;
-		int pat = -1, c, raw;
+		int pat = -1, c, raw, how;
 		struct report *rep;
 
 		l->s = buf + p;
@@ -1497,9 +1504,9 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 			if (!o.v[k]->done)
 				report_sees(r, o.v[k], l, i, bt, has_fn ? fn : NULL);
 
-		if (c >= 0 && rep && !rep->frames && !rep->trace &&
-		    i - rep->hdr <= MERGE_LINES && raw != rep->raw &&
-		    continues(r, raw, c, rep)) {
+		if (c >= 0 && rep && !rep->trace && i - rep->hdr <= MERGE_LINES &&
+		    raw != rep->raw && (how = continues(r, raw, c, rep)) &&
+		    (how == 2 || !rep->frames)) {
 			/* "Oops:" after a page fault, WARNING after its text */
 			rep->last = i;
 			/* a kind of the report's class names it: its header */
@@ -1551,7 +1558,10 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 					rep->frames = true;
 				if (starts(s, n, "Call Trace:") || starts(s, n, "Call trace:") ||
 				    starts(s, n, "backtrace:") || starts(s, n, "stack backtrace:") ||
-				    starts(s, n, "Backtrace:"))
+				    starts(s, n, "Backtrace:") || starts(s, n, "backtrace (crc") ||
+				    starts(s, n, "Allocated by task") ||
+				    starts(s, n, "Freed by task") ||
+				    starts(s, n, "Uninit was stored"))
 					rep->trace = true;
 				if (!rep->access[0] && (starts(s, n, "Read of size") ||
 							starts(s, n, "Read at addr")))

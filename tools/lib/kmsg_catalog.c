@@ -607,6 +607,23 @@ static void field_auto_id(struct cat_state *st, const char *v)
 	add_alias(st->doc, auto_id, modname, fmt, st->field_line);
 }
 
+/* A class's id: "report.5", "hung_task.1" */
+static bool class_id(const char *w)
+{
+	const char *dot = strchr(w, '.');
+	const char *p;
+
+	if (!dot || dot == w || !dot[1])
+		return false;
+	for (p = w; p < dot; p++)
+		if (!is_alnum(*p) && *p != '_')
+			return false;
+	for (p = dot + 1; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
 /*
  * report-skip, report-skip-any, report-strip, report-after,
  * report-anchor, report-name, report-frame-line, report-corrupt-frame:
@@ -648,13 +665,20 @@ static void field_report_res(struct cat_state *st, const char *v, char **list,
 			}
 			*eq = '\0';
 		}
-		bad = regcomp(&re, w, REG_EXTENDED | REG_NOSUB);
-		if (!bad)
-			regfree(&re);
+		if (!strcmp(field, "report-continues")) {
+			/* class ids, or "*": any class */
+			bad = strcmp(w, "*") && !class_id(w);
+		} else {
+			bad = regcomp(&re, w, REG_EXTENDED | REG_NOSUB);
+			if (!bad)
+				regfree(&re);
+		}
 		free(w);
 		if (bad) {
 			cat_error(st, st->field_line,
-				  "%s: \"%.*s\" is not a POSIX extended regular expression",
+				  strcmp(field, "report-continues") ?
+				  "%s: \"%.*s\" is not a POSIX extended regular expression" :
+				  "%s: \"%.*s\" is not a class id or *",
 				  field, (int)n, p);
 			break;
 		}
