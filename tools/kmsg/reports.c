@@ -55,7 +55,6 @@ struct cls {
 	bool has_skip;
 	bool noframe;		/* its titles name no frame */
 	bool stack_frame;	/* not the header's function: the stack's */
-	bool header_frame;	/* the header's function, skipped or not */
 	bool follows;		/* only after another report: alone, corrupted */
 	bool nostack;		/* no stack trace expected */
 	/* report-after, -anchor, -frame-line, -ignore: one alternation each */
@@ -164,7 +163,6 @@ static int add_format(void *ctx, const char **col)
 		r->cls[r->ncls].at_src = xstrdup_(col[4]);
 		r->cls[r->ncls].noframe = !strcmp(col[5], "0");
 		r->cls[r->ncls].stack_frame = !strcmp(col[5], "2");
-		r->cls[r->ncls].header_frame = !strcmp(col[5], "3");
 		r->cls[r->ncls].follows = !strcmp(col[6], "1");
 		r->cls[r->ncls].nostack = !strcmp(col[7], "1");
 		r->ncls++;
@@ -1342,8 +1340,7 @@ static void finish_report(struct rp *r, const char *path, struct report *rep)
 	int own;
 
 	header_frame(r, rep, &rep->hline);
-	if (rep->hdr_fn[0] && !c->stack_frame &&
-	    (c->header_frame || !class_skips(r, rep->cls, rep->hdr_fn)))
+	if (rep->hdr_fn[0] && !c->stack_frame && !class_skips(r, rep->cls, rep->hdr_fn))
 		snprintf(rep->fn, sizeof(rep->fn), "%s", rep->hdr_fn);
 	for (own = 1; own >= 0 && !rep->fn[0] && !name; own--) {
 		const struct frame *prev = NULL;

@@ -818,11 +818,9 @@ static void finish_field(struct cat_state *st)
 			st->doc->report_frame = 0;
 		} else if (!strcmp(v, "stack")) {
 			st->doc->report_frame = 2;
-		} else if (!strcmp(v, "header")) {
-			st->doc->report_frame = 3;
 		} else {
 			cat_error(st, st->field_line,
-				  "report-frame: \"%s\" is not none, stack or header", v);
+				  "report-frame: \"%s\" is not none or stack", v);
 			break;
 		}
 		st->doc->report_frame_set = true;

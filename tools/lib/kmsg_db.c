@@ -92,7 +92,7 @@ static const char schema_sql[] =
 	"\tat TEXT,\t\t\t-- and the parent's header it names (report-at)\n"
 	"\tnostack INTEGER NOT NULL,\t-- 1: no stack trace expected (report-stack)\n"
 	"\tfollows INTEGER NOT NULL,\t-- 1: alone, the report it follows is lost\n"
-	"\tframe INTEGER NOT NULL,\t\t-- 1; 0 none, 2 not the header's, 3 the header's (report-frame)\n"
+	"\tframe INTEGER NOT NULL,\t\t-- 1; 0 none, 2 not the header's (report-frame)\n"
 	"\tfile TEXT NOT NULL,\n"
 	"\tline INTEGER NOT NULL\n"
 	");\n"

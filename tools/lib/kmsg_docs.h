@@ -221,8 +221,7 @@ int kmsg_docs_where(struct kmsg_docs *docs, const char *id, char *file,
  * without one of its own), col[3] the class it is a kind of and col[4]
  * the regular expression over that class's header it names ("" if none),
  * col[5] "0" for a class whose titles name no frame, "2" for one whose
- * header's function is not its frame, "3" for one whose header's
- * function is, whatever it skips, col[6] "1" for a class that only
+ * header's function is not its frame, col[6] "1" for a class that only
  * follows another report, col[7] "1" for one that has no stack trace,
  * in the order of the class and the wording.
  * kmsg_docs_report_frames(): how the guilty frame is chosen, col[0]

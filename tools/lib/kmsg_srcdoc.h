@@ -182,8 +182,7 @@ struct kmsg_doc {
 	char *report_at;	/* report-at: the parent's header it names */
 	/*
 	 * report-frame: 0 "none", titles without a frame; 2 "stack", the
-	 * header's function is not the frame; 3 "header", the header's
-	 * function whatever the skip lists say; else 1 (report_frame_set
+	 * header's function is not the frame; else 1 (report_frame_set
 	 * false): the header's, else the stack's
 	 */
 	int report_frame;
