@@ -498,15 +498,22 @@ static bool is_space(char c)
 }
 
 /*
- * Where the message of a line starts: after a "<N>" level, "[ time]",
- * a PRINTK_CALLER "[ T123]" or "[C1]" (kept in @l->caller), blanks
+ * Where the message of a line starts: after what kmsg dmesg reads before
+ * it (a /dev/kmsg record's header, a "<N>" level, "[ time]", dmesg -T's
+ * date, journalctl -k's "date HOST kernel:"; kmsg_dmesg_parse()), a
+ * PRINTK_CALLER "[ T123]" or "[C1]" (kept in @l->caller), blanks
  */
 static void strip_prefixes(struct line *l)
 {
 	const char *s = l->s;
 	size_t n = l->len, i = 0, j;
+	struct kmsg_dmesg_line dl;
 
 	l->caller[0] = '\0';
+	kmsg_dmesg_parse(s, n, &dl);
+	/* "[<80616f94>] (func) from ...": an arm frame, not a stamp */
+	if (dl.text >= s && dl.text <= s + n && !memmem(s, (size_t)(dl.text - s), "[<", 2))
+		i = (size_t)(dl.text - s);
 	for (;;) {
 		while (i < n && is_space(s[i]))
 			i++;

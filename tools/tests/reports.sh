@@ -212,4 +212,38 @@ rc=$?
 ok $rc "a database without report classes: status 2, one message"
 [ $rc = 0 ] || diag "$tmp/e"
 
+# the forms of a kernel log kmsg dmesg reads: journalctl -k, dmesg -T,
+# /dev/kmsg's records (cat /dev/kmsg); an arm stack line is not a stamp
+{
+	printf 'Dec 07 12:00:00 host kernel: WARNING: CPU: 0 PID: 1 at foo+0x1/0x2\n'
+	printf 'Dec 07 12:00:00 host kernel: Call Trace:\n'
+	printf 'Dec 07 12:00:00 host kernel:  bar+0x1/0x2\n'
+} > "$tmp/journal.log"
+{
+	printf '[Mon Dec  7 12:00:00 2026] BUG: KASAN: use-after-free in foo+0x1/0x2\n'
+	printf '[Mon Dec  7 12:00:00 2026] Read of size 8 at addr ffff888000000000\n'
+	printf '[Mon Dec  7 12:00:00 2026] Call Trace:\n'
+	printf '[Mon Dec  7 12:00:00 2026]  baz+0x1/0x2\n'
+} > "$tmp/ctime.log"
+{
+	printf '4,100,5000,-;WARNING: CPU: 0 PID: 1 at foo+0x1/0x2\n'
+	printf '4,101,5001,-;Call Trace:\n'
+	printf '4,102,5002,-; qux+0x1/0x2\n'
+} > "$tmp/record.log"
+{
+	printf 'INFO: task x:1 blocked for more than 120 seconds.\n'
+	printf 'Backtrace:\n'
+	printf '[<80c1e5e8>] (__schedule) from [<80c1eb20>] (schedule+0x60/0xdc)\n'
+	printf '[<80c1eb20>] (schedule) from [<80c1ec14>] (pipe_read+0x48/0x6c)\n'
+	printf '[<80c1ec14>] (pipe_read) from [<802893bc>] (vfs_read+0x1fc/0x59c)\n'
+} > "$tmp/arm.log"
+"$tools/kmsg" reports --docs-db "$db" "$tmp/journal.log" "$tmp/ctime.log" \
+	"$tmp/record.log" "$tmp/arm.log" > "$tmp/o" 2>&1
+[ $? = 1 ] && [ "$(cut -d' ' -f2- "$tmp/o")" = "$(printf '%s\n' \
+	'report.1 WARNING in bar' 'report.2 KASAN: use-after-free Read in foo' \
+	'report.1 WARNING in qux' 'hung_task.1 INFO: task hung in pipe_read')" ]
+rc=$?
+ok $rc "journalctl -k, dmesg -T, /dev/kmsg records, arm's stack: the reports"
+[ $rc = 0 ] || diag "$tmp/o"
+
 tap_end
