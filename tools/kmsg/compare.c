@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmsg compare BASELINE NEW: the kernel messages of two logs by id, for a
- * CI job that boots a kernel and compares its log with a known good one.
+ * CI job that boots a kernel and compares its log with a known good one;
+ * either may be a directory, the logs of a set of runs counted together.
  *
  * Each log is read as kmsg dmesg reads it (dmesg_each()): a message one
  * call site printed is known by its id, any other by its text with its
@@ -19,12 +20,15 @@
  * warning level or worse (or one that rose to it), 0 otherwise, 2 on an
  * error.
  */
+#define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kmsg.h"
 #include "kmsg_dmesg.h"
@@ -138,6 +142,62 @@ static void on_report(void *ctx, const char *cls, const char *title,
 	add(c, dupn(title, strlen(title)), title, strlen(title), -1, true);
 }
 
+/* One log, its messages and reports into @c as side @side */
+static int read_log(const struct options *o, struct cmp *c, const char *file,
+		    int side)
+{
+	struct options oo = *o;
+
+	c->side = side;
+	oo.json = false;
+	if (dmesg_each(&oo, file, on_msg, c))
+		return 2;
+	return reports_each(o, file, on_report, c);
+}
+
+static int cmp_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/*
+ * A side: one log, or a directory whose files (not its subdirectories,
+ * not those starting with '.') are the logs of a set, in name order
+ */
+static int read_side(const struct options *o, struct cmp *c, const char *path,
+		     int side)
+{
+	struct dirent **names;
+	struct stat st;
+	int n, k, ret = 0, logs = 0;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return read_log(o, c, path, side);
+	n = scandir(path, &names, NULL, cmp_name);
+	if (n < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return 2;
+	}
+	for (k = 0; k < n; k++) {
+		char *f = NULL;
+
+		if (!ret && names[k]->d_name[0] != '.' &&
+		    asprintf(&f, "%s/%s", path, names[k]->d_name) >= 0 &&
+		    !stat(f, &st) && S_ISREG(st.st_mode)) {
+			ret = read_log(o, c, f, side);
+			logs++;
+		}
+		free(f);
+		free(names[k]);
+	}
+	free(names);
+	if (!ret && !logs) {
+		fprintf(stderr, "%s: %s: no log in the directory\n", prog, path);
+		ret = 2;
+	}
+	return ret;
+}
+
 static int cmp_msg(const void *a, const void *b)
 {
 	const struct msg *x = a, *y = b;
@@ -200,7 +260,8 @@ static void usage_compare(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s compare [--json] [--db FILE] BASELINE NEW\n\n"
-		"The kernel messages of two logs (dmesg text, console logs), by id:\n"
+		"The kernel messages of two logs (dmesg text, console logs), or of\n"
+		"two sets of logs (directories of them, counted together), by id:\n"
 		"new, gone, printed a different number of times or at another level;\n"
 		"and NEW's kernel reports that BASELINE has not. Sorted, so a rerun\n"
 		"writes the same lines.\n\n"
@@ -222,17 +283,8 @@ int compare_main(int argc, char **argv)
 
 	if (parse_command(argc, argv, &o, false, usage_compare, 2, 2))
 		return 2;
-	for (side = 0; side < 2 && !ret; side++) {
-		const char *file = argv[optind + side];
-		struct options oo = o;
-
-		c.side = side;
-		oo.json = false;
-		if (dmesg_each(&oo, file, on_msg, &c))
-			ret = 2;
-		else
-			ret = reports_each(&o, file, on_report, &c);
-	}
+	for (side = 0; side < 2 && !ret; side++)
+		ret = read_side(&o, &c, argv[optind + side], side);
 	if (ret)
 		goto out;
 	qsort(c.v, c.n, sizeof(*c.v), cmp_msg);

@@ -102,6 +102,31 @@ assert [x["title"] for x in w] == ["WARNING in baz"], w
 PY
 ok $? "--json: one object per difference, the error's level, the report's title"
 
+# two sets of logs: directories, each log's messages counted together
+mkdir "$tmp/set1" "$tmp/set2" "$tmp/set3" "$tmp/empty"
+cp "$tmp/base.log" "$tmp/set1/a.log"
+cp "$tmp/base.log" "$tmp/set1/b.log"
+cp "$tmp/base-rev.log" "$tmp/set2/x.log"
+cp "$tmp/base.log" "$tmp/set2/y.log"
+cp "$tmp/base.log" "$tmp/set3/a.log"
+cp "$tmp/new.log" "$tmp/set3/b.log"
+kmsg compare --db "$db" "$tmp/set1" "$tmp/set2" > "$tmp/o" 2>&1
+r1=$?
+[ ! -s "$tmp/o" ]
+r2=$?
+kmsg compare --db "$db" "$tmp/set1" "$tmp/set3" > "$tmp/o" 2>&1
+r3=$?
+kmsg compare --db "$db" "$tmp/set1" "$tmp/empty" > "$tmp/o2" 2>&1
+r4=$?
+[ $r1 = 0 ] && [ $r2 = 0 ] && [ $r3 = 1 ] &&
+	grep -q "^count   $(id "$B") 4 -> 3 info -> info: " "$tmp/o" &&
+	! grep -q "$(id "$A")" "$tmp/o" &&
+	grep -q "^new     $(id "$E") 0 -> 1 " "$tmp/o" &&
+	[ $r4 = 2 ] && grep -q 'no log in the directory' "$tmp/o2"
+r=$?
+ok $r "two sets of logs (directories): counted together; an empty set: status 2"
+[ $r = 0 ] || { diag "$tmp/o"; diag "$tmp/o2"; }
+
 kmsg compare --db "$db" "$tmp/base.log" "$tmp/missing.log" > "$tmp/o" 2>&1
 [ $? = 2 ] && grep -q "missing.log" "$tmp/o"
 ok $? "a log that cannot be read: status 2, named"
