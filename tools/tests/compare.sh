@@ -102,6 +102,23 @@ assert [x["title"] for x in w] == ["WARNING in baz"], w
 PY
 ok $? "--json: one object per difference, the error's level, the report's title"
 
+# the same message at another level (dmesg -r's "<N>"): one a site
+# printed has its site's level (at another, it is not that site's), so
+# an unidentified one, known by its shape; listed, and one that rose to
+# an error fails
+printf '<6>[    1.000000] eth7: frobnicated 1 widgets\n' > "$tmp/lvl6.log"
+printf '<3>[    1.000000] eth7: frobnicated 2 widgets\n' > "$tmp/lvl3.log"
+kmsg compare --db "$db" "$tmp/lvl6.log" "$tmp/lvl3.log" > "$tmp/o" 2>&1
+r1=$?
+kmsg compare --db "$db" "$tmp/lvl3.log" "$tmp/lvl6.log" > "$tmp/o2" 2>&1
+r3=$?
+[ $r1 = 1 ] && [ $r3 = 0 ] &&
+	[ "$(cat "$tmp/o")" = "level   - 1 -> 1 info -> err: eth7: frobnicated 2 widgets" ] &&
+	[ "$(cat "$tmp/o2")" = "level   - 1 -> 1 err -> info: eth7: frobnicated 1 widgets" ]
+r=$?
+ok $r "a message whose level rose to err: listed, status 1; one that fell: status 0"
+[ $r = 0 ] || { diag "$tmp/o"; diag "$tmp/o2"; }
+
 # two sets of logs: directories, each log's messages counted together
 mkdir "$tmp/set1" "$tmp/set2" "$tmp/set3" "$tmp/empty"
 cp "$tmp/base.log" "$tmp/set1/a.log"
