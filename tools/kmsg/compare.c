@@ -283,6 +283,11 @@ int compare_main(int argc, char **argv)
 
 	if (parse_command(argc, argv, &o, false, usage_compare, 2, 2))
 		return 2;
+	/* each log is read twice: for its messages, for its reports */
+	if (!strcmp(argv[optind], "-") || !strcmp(argv[optind + 1], "-")) {
+		fprintf(stderr, "%s: compare reads files, not standard input\n", prog);
+		return 2;
+	}
 	for (side = 0; side < 2 && !ret; side++)
 		ret = read_side(&o, &c, argv[optind + side], side);
 	if (ret)

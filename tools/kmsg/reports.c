@@ -40,6 +40,10 @@
 #define GAP_MAX		200
 #define NAME_MAX_LEN	256
 
+/* The conversions of a header format a cut line is matched through */
+#define CUT_DEPTH	32
+/* Open reports at most: the oldest is finished to make room */
+#define OPEN_MAX	1024
 /* report-continues: * */
 #define CONT_ANY	-2
 /* Frames a report keeps to choose its guilty one from */
@@ -219,6 +223,13 @@ static int add_frame(void *ctx, const char **col)
 {
 	struct rp *r = ctx;
 	size_t k;
+
+	if (kmsg_re_backref(col[2])) {
+		fprintf(stderr, "%s: report_frames: \"%.200s\" has a back-reference\n",
+			prog, col[2]);
+		r->said = true;
+		return -EINVAL;
+	}
 
 	if (!strcmp(col[0], "corrupt")) {
 		alt_add(&r->corrupt_src, col[2]);
@@ -726,8 +737,8 @@ struct report {
 	size_t corrupt_line;	/* a report-corrupt-frame's frame, SIZE_MAX */
 	size_t stack_line;	/* its first stack or RIP line, SIZE_MAX */
 	bool at_next;		/* a frame-line without its frame: on the next */
-	struct frame fr[FRAMES_MAX];
-	size_t nfr;
+	struct frame *fr;	/* up to FRAMES_MAX, freed when finished */
+	size_t nfr, capfr;
 	bool done;		/* finished, its output in out */
 	struct kmsg_strbuf out;
 };
@@ -1125,10 +1136,12 @@ static int header_of(struct rp *r, struct line *l, int *pat, bool *partial)
  * Is @s (@n bytes) the beginning of a line format @f prints? Its
  * literal text matched as it is, each conversion by a run of non-blanks
  * (any length, tried in turn); the text may end anywhere, once @lit
- * literal characters or more matched. *@steps bounds the tries.
+ * literal characters or more matched. *@steps bounds the tries, @depth
+ * the conversions tried in turn (a format from the database may have
+ * any number).
  */
 static bool cut_of(const char *f, const char *s, size_t n, size_t lit,
-		   long *steps)
+		   long *steps, int depth)
 {
 	size_t k, run;
 
@@ -1160,8 +1173,10 @@ static bool cut_of(const char *f, const char *s, size_t n, size_t lit,
 			;
 		if (run == n)
 			return lit >= 8;
+		if (depth >= CUT_DEPTH)
+			return false;
 		for (k = 0; k <= run; k++)
-			if (cut_of(f, s + k, n - k, lit, steps))
+			if (cut_of(f, s + k, n - k, lit, steps, depth + 1))
 				return true;
 		return false;
 	}
@@ -1176,10 +1191,10 @@ static int header_cut(const struct rp *r, const struct line *l)
 {
 	const char *s = l->s + l->off;
 	size_t n = l->len - l->off, k;
-	long steps = 100000;
+	long steps = 20000;
 
 	for (k = 0; k < r->nlit; k++)
-		if (cut_of(r->lit[k].s, s, n, 0, &steps))
+		if (cut_of(r->lit[k].s, s, n, 0, &steps, 0))
 			return r->lit[k].cls;
 	return -1;
 }
@@ -1281,6 +1296,10 @@ static void report_sees(const struct rp *r, struct report *rep,
 	}
 	if (!fn || rep->nfr == FRAMES_MAX)
 		return;
+	if (rep->nfr == rep->capfr) {
+		rep->capfr = rep->capfr ? rep->capfr * 2 : 16;
+		rep->fr = xrealloc(rep->fr, rep->capfr * sizeof(*rep->fr));
+	}
 	f = &rep->fr[rep->nfr++];
 	f->line = i;
 	f->own = !rep->caller[0] || !l->caller[0] || !strcmp(l->caller, rep->caller);
@@ -1384,6 +1403,9 @@ static void finish_report(struct rp *r, const char *path, struct report *rep)
 	strip_name(r, rep->fn);
 	emit(r, path, rep);
 	rep->done = true;
+	free(rep->fr);
+	rep->fr = NULL;
+	rep->nfr = rep->capfr = 0;
 }
 
 /* The open reports, in the order of their headers */
@@ -1533,6 +1555,16 @@ static void scan(struct rp *r, const char *path, const char *buf, size_t size)
 				o.v = xrealloc(o.v, o.cap * sizeof(*o.v));
 			}
 			o.v[o.n++] = rep;
+			/*
+			 * a log that keeps one report open while others come:
+			 * the oldest open one ends, and what is done is written
+			 */
+			if (o.n > OPEN_MAX)
+				for (k = 0; k < o.n; k++)
+					if (!o.v[k]->done) {
+						finish_report(r, path, o.v[k]);
+						break;
+					}
 			rep->cls = c;
 			rep->raw = raw;
 			rep->pat = pat;

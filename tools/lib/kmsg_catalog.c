@@ -669,7 +669,12 @@ static void field_report_res(struct cat_state *st, const char *v, char **list,
 			/* class ids, or "*": any class */
 			bad = strcmp(w, "*") && !class_id(w);
 		} else {
-			bad = regcomp(&re, w, REG_EXTENDED | REG_NOSUB);
+			/*
+			 * a back-reference's group is renumbered when the
+			 * expressions of a class are joined: none
+			 */
+			bad = kmsg_re_backref(w) ||
+			      regcomp(&re, w, REG_EXTENDED | REG_NOSUB);
 			if (!bad)
 				regfree(&re);
 		}
@@ -677,7 +682,7 @@ static void field_report_res(struct cat_state *st, const char *v, char **list,
 		if (bad) {
 			cat_error(st, st->field_line,
 				  strcmp(field, "report-continues") ?
-				  "%s: \"%.*s\" is not a POSIX extended regular expression" :
+				  "%s: \"%.*s\" is not a POSIX extended regular expression without back-references" :
 				  "%s: \"%.*s\" is not a class id or *",
 				  field, (int)n, p);
 			break;

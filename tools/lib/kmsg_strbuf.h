@@ -11,6 +11,7 @@
 #define KMSG_STRBUF_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -97,5 +98,22 @@ void kmsg_strbuf_free(struct kmsg_strbuf *sb);
  * (\u00XX), so that the output is always valid JSON.
  */
 int kmsg_json_str(struct kmsg_strbuf *out, const char *s, size_t len);
+
+/*
+ * Does the POSIX extended regular expression @re have a back-reference
+ * ("\\1")? The report expressions of the catalog and the docs database
+ * may not: a class's are joined into one alternation, which renumbers
+ * their groups.
+ */
+static inline bool kmsg_re_backref(const char *re)
+{
+	for (; *re; re++)
+		if (re[0] == '\\' && re[1]) {
+			if (re[1] >= '1' && re[1] <= '9')
+				return true;
+			re++;
+		}
+	return false;
+}
 
 #endif /* KMSG_STRBUF_H */

@@ -146,7 +146,12 @@ ok $r "two sets of logs (directories): counted together; an empty set: status 2"
 
 kmsg compare --db "$db" "$tmp/base.log" "$tmp/missing.log" > "$tmp/o" 2>&1
 [ $? = 2 ] && grep -q "missing.log" "$tmp/o"
-ok $? "a log that cannot be read: status 2, named"
+r1=$?
+# each log is read twice (messages, reports): standard input is refused,
+# not half read
+kmsg compare --db "$db" "$tmp/base.log" - < "$tmp/new.log" > "$tmp/o" 2>&1
+[ $? = 2 ] && grep -q "standard input" "$tmp/o" && [ $r1 = 0 ]
+ok $? "a log that cannot be read: status 2, named; standard input: refused"
 
 cp "$db" "$tmp/noreports.db"
 sqlite3 "$tmp/noreports.db" "DELETE FROM reports; DELETE FROM report_frames"

@@ -246,4 +246,44 @@ rc=$?
 ok $rc "journalctl -k, dmesg -T, /dev/kmsg records, arm's stack: the reports"
 [ $rc = 0 ] || diag "$tmp/o"
 
+# a database no catalog would give: a back-reference (its group would be
+# renumbered in the class's alternation), a header format of 100,000
+# conversions that a line cut at the end is tried against (in a 1 MB
+# stack: bounded, not a recursion per conversion)
+cp "$db" "$tmp/br.db"
+sqlite3 "$tmp/br.db" "INSERT INTO report_frames VALUES ('skip', '', '(a)\\1', 'x')"
+"$tools/kmsg" reports --docs-db "$tmp/br.db" "$tmp/cpu.log" > "$tmp/o" 2>&1
+[ $? = 2 ] && grep -q 'back-reference' "$tmp/o"
+r1=$?
+cp "$db" "$tmp/deep.db"
+sqlite3 "$tmp/deep.db" "UPDATE aliases SET format = replace(hex(zeroblob(100000)), '00', '%d ')
+	WHERE id = 'report.1' AND format IS NOT NULL"
+printf 'hello\nabc def' > "$tmp/deep.log"
+(ulimit -s 1024; timeout 60 "$tools/kmsg" reports --docs-db "$tmp/deep.db" "$tmp/deep.log") \
+	> "$tmp/o2" 2>&1
+r2=$?
+[ $r1 = 0 ] && [ $r2 = 0 ]
+rc=$?
+ok $rc "a back-reference in the database: status 2, said; a 100,000-conversion format: no crash"
+[ $rc = 0 ] || { diag "$tmp/o"; diag "$tmp/o2"; echo "# status $r2"; }
+
+# one report kept open (its caller's stack lines every 100 lines) while
+# 30,000 others come: the open reports are bounded, so is the memory
+python3 -c '
+import sys
+w = sys.stdout.write
+w("[    1.0][    T1] WARNING: CPU: 0 PID: 1 at foo+0x1/0x2\n")
+for i in range(30000):
+    w("[    1.0][    T2] WARNING: CPU: 1 PID: 2 at bar+0x1/0x2\n")
+    if i % 100 == 0:
+        w("[    1.0][    T1] Call Trace:\n")
+' > "$tmp/queue.log"
+(ulimit -v 262144; timeout 60 "$tools/kmsg" reports --docs-db "$db" "$tmp/queue.log") \
+	> "$tmp/o" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(grep -c ': report\.1 ' "$tmp/o")" = 30001 ]
+r=$?
+ok $r "one report open while 30,000 come: each found, in 256 MB of address space"
+[ $r = 0 ] || { echo "# status $rc"; tail -n 3 "$tmp/o" | diag /dev/stdin; }
+
 tap_end
