@@ -85,6 +85,7 @@ struct rp {
 	struct cls *cls;
 	size_t ncls;
 	int *pat_cls;		/* class of each pattern */
+	char **pat_id;		/* and its automatic id: the header's message */
 	size_t npat, cappat;
 	/* the regular expressions of every class's skip and the strips */
 	struct kmsg_strbuf skip_src;
@@ -188,10 +189,16 @@ static int add_format(void *ctx, const char **col)
 	if (pat < 0)
 		return pat;
 	if ((size_t)pat >= r->cappat) {
+		size_t old = r->cappat;
+
 		r->cappat = (size_t)pat * 2 + 16;
 		r->pat_cls = xrealloc(r->pat_cls, r->cappat * sizeof(*r->pat_cls));
+		r->pat_id = xrealloc(r->pat_id, r->cappat * sizeof(*r->pat_id));
+		memset(r->pat_id + old, 0, (r->cappat - old) * sizeof(*r->pat_id));
 	}
 	r->pat_cls[pat] = (int)r->ncls - 1;
+	free(r->pat_id[pat]);
+	r->pat_id[pat] = xstrdup_(col[8]);
 	if ((size_t)pat >= r->npat)
 		r->npat = (size_t)pat + 1;
 	return 0;
@@ -444,6 +451,9 @@ static void rp_free(struct rp *r)
 	free(r->strip_src);
 	free(r->lit);
 	free(r->cls);
+	for (k = 0; k < r->cappat; k++)
+		free(r->pat_id[k]);
+	free(r->pat_id);
 	free(r->pat_cls);
 }
 
@@ -917,6 +927,50 @@ static void header_frame(struct rp *r, struct report *rep, const struct line *hl
 }
 
 static void put_field(struct kmsg_strbuf *o, const char *name, const char *v,
+		      size_t n);
+
+/*
+ * The source place a header prints, "lib/refcount.c:28" (a WARNING's,
+ * a kernel BUG's, UBSAN's): a string argument that names a C or Rust
+ * file and the number after it, as a "site" field of @o
+ */
+static void header_site(struct rp *r, struct report *rep, const struct line *hl,
+			struct kmsg_strbuf *o)
+{
+	struct kmsg_args *args;
+	size_t len = hl->len - hl->off;
+	int i;
+
+	if (rep->pat < 0)
+		return;
+	args = calloc(1, sizeof(*args));
+	if (!args)
+		oom_exit();
+	if (len > LINE_MATCH_MAX)
+		len = LINE_MATCH_MAX;
+	if (!kmsg_match_args(r->m, rep->pat, hl->s + hl->off, len, rep->partial,
+			     args, NULL, NULL))
+		for (i = 0; i + 1 < args->n; i++) {
+			const struct kmsg_arg *a = &args->v[i], *b = &args->v[i + 1];
+			size_t n = a->str_len;
+
+			if (a->type != KMSG_ARG_STRING || !a->str || n < 3 ||
+			    (b->type != KMSG_ARG_SIGNED && b->type != KMSG_ARG_UNSIGNED))
+				continue;
+			if (memcmp(a->str + n - 2, ".c", 2) && memcmp(a->str + n - 2, ".h", 2) &&
+			    (n < 4 || memcmp(a->str + n - 3, ".rs", 3)))
+				continue;
+			kmsg_strbuf_puts(o, ",\"site\":");
+			kmsg_json_str(o, a->str, n);
+			o->len--;	/* the closing quote: the line goes in */
+			kmsg_strbuf_printf(o, ":%lld\"", b->type == KMSG_ARG_SIGNED ?
+					   b->s : (long long)b->u);
+			break;
+		}
+	free(args);
+}
+
+static void put_field(struct kmsg_strbuf *o, const char *name, const char *v,
 		      size_t n)
 {
 	kmsg_strbuf_printf(o, ",\"%s\":", name);
@@ -983,6 +1037,11 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 		kmsg_strbuf_printf(&o, ",\"first_line\":%zu,\"last_line\":%zu,\"header_line\":%zu",
 				   rep->first + 1, rep->last + 1, rep->hdr + 1);
 		put_field(&o, "header", hl->s + hl->off, hlen);
+		if (rep->pat >= 0 && (size_t)rep->pat < r->npat && r->pat_id[rep->pat] &&
+		    r->pat_id[rep->pat][0])
+			put_field(&o, "header_id", r->pat_id[rep->pat],
+				  strlen(r->pat_id[rep->pat]));
+		header_site(r, rep, hl, &o);
 		if (rep->have_cpu) {
 			if (rep->cpu >= 0)
 				kmsg_strbuf_printf(&o, ",\"cpu\":%ld", rep->cpu);

@@ -848,7 +848,7 @@ static int table_rows(struct kmsg_docs *d, const char *sql, const char *what,
 		      int (*cb)(void *ctx, const char **col), void *ctx)
 {
 	unsigned long long saved = work_begin(d), max = d->work_max;
-	const char *col[8];
+	const char *col[9];
 	sqlite3_stmt *st = NULL;
 	int rc, i, ret = 0;
 
@@ -912,10 +912,10 @@ int kmsg_docs_report_formats(struct kmsg_docs *d,
 			     int (*cb)(void *ctx, const char **col), void *ctx)
 {
 	return table_rows(d, "SELECT r.id, r.title, a.format, r.parent, r.at, r.frame, "
-			  "r.follows, r.nostack "
+			  "r.follows, r.nostack, a.auto_id "
 			  "FROM reports r LEFT JOIN aliases a ON a.id = r.id AND "
 			  "a.format IS NOT NULL ORDER BY r.id, a.position",
-			  "reports", 8, 2, cb, ctx);
+			  "reports", 9, 2, cb, ctx);
 }
 
 int kmsg_docs_report_frames(struct kmsg_docs *d,

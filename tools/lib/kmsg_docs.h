@@ -223,7 +223,8 @@ int kmsg_docs_where(struct kmsg_docs *docs, const char *id, char *file,
  * col[5] "0" for a class whose titles name no frame, "2" for one whose
  * header's function is not its frame, col[6] "1" for a class that only
  * follows another report, col[7] "1" for one that has no stack trace,
- * in the order of the class and the wording.
+ * col[8] the wording's automatic id, in the order of the class and the
+ * wording.
  * kmsg_docs_report_frames(): how the guilty frame is chosen, col[0]
  * "skip" or "strip", col[1] the class ("" for all), col[2] the regular
  * expression. @cb returns nonzero to stop. 0 (none for a database before

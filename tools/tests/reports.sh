@@ -246,6 +246,23 @@ rc=$?
 ok $rc "journalctl -k, dmesg -T, /dev/kmsg records, arm's stack: the reports"
 [ $rc = 0 ] || diag "$tmp/o"
 
+# the header's message by its id, the place it prints, its kind's class
+printf 'WARNING: CPU: 0 PID: 1 at lib/refcount.c:28 refcount_warn_saturate+0x1/0x2\nCall Trace:\n foo+0x1/0x2\n' \
+	> "$tmp/site.log"
+"$tools/kmsg" reports --json --docs-db "$db" "$tmp/site.log" > "$tmp/o" 2>&1
+[ $? = 1 ] && python3 - "$tmp/o" "$db" <<'PY'
+import json, sqlite3, sys
+r = json.loads(open(sys.argv[1]).read())
+assert r["class"] == "report.35" and r["title"] == "WARNING: refcount bug in foo", r
+assert r["site"] == "lib/refcount.c:28", r
+row = sqlite3.connect(sys.argv[2]).execute(
+    "SELECT id, format FROM aliases WHERE auto_id = ?", (r["header_id"],)).fetchone()
+assert row == ("report.1", "WARNING: CPU: %d PID: %d at %s:%d %pS"), row
+PY
+rc=$?
+ok $rc "JSON: the header's automatic id, its site, the class of its kind"
+[ $rc = 0 ] || diag "$tmp/o"
+
 # a database no catalog would give: a back-reference (its group would be
 # renumbered in the class's alternation), a header format of 100,000
 # conversions that a line cut at the end is tried against (in a 1 MB
