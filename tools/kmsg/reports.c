@@ -225,6 +225,25 @@ static int re_comp(regex_t *re, const char *src, int flags)
 	return 0;
 }
 
+/* The alternation of @src compiled into @re, @has set; none if empty */
+static int alt_comp(const struct kmsg_strbuf *src, regex_t *re, bool *has,
+		    int flags)
+{
+	if (!src->len)
+		return 0;
+	if (re_comp(re, src->buf, flags))
+		return -EINVAL;
+	*has = true;
+	return 0;
+}
+
+static void alt_free(struct kmsg_strbuf *src, regex_t *re, bool has)
+{
+	kmsg_strbuf_free(src);
+	if (has)
+		regfree(re);
+}
+
 /* A row of report_frames: col[0] "skip" or "strip", col[1] the class */
 static int add_frame(void *ctx, const char **col)
 {
@@ -329,11 +348,8 @@ static int rp_prepare(struct rp *r)
 				return -EINVAL;
 			}
 		}
-		if (c->skip_src.len) {
-			if (re_comp(&c->skip, c->skip_src.buf, REG_NOSUB))
-				return -EINVAL;
-			c->has_skip = true;
-		}
+		if (alt_comp(&c->skip_src, &c->skip, &c->has_skip, REG_NOSUB))
+			return -EINVAL;
 		c->cont = xrealloc(NULL, c->ncont * sizeof(*c->cont));
 		for (j = 0; j < c->ncont; j++) {
 			size_t m;
@@ -348,26 +364,14 @@ static int rp_prepare(struct rp *r)
 				return -EINVAL;
 			}
 		}
-		if (c->after_src.len) {
-			if (re_comp(&c->after, c->after_src.buf, REG_NOSUB))
-				return -EINVAL;
-			c->has_after = true;
-		}
-		if (c->anchor_src.len) {
-			if (re_comp(&c->anchor, c->anchor_src.buf, REG_NOSUB))
-				return -EINVAL;
-			c->has_anchor = true;
-		}
-		if (c->ignore_src.len) {
-			if (re_comp(&c->ignore, c->ignore_src.buf, REG_NOSUB))
-				return -EINVAL;
-			c->has_ignore = true;
-		}
-		if (c->line_src.len) {
-			if (re_comp(&c->fline, c->line_src.buf, 0))
-				return -EINVAL;
-			c->has_fline = true;
-		}
+		if (alt_comp(&c->after_src, &c->after, &c->has_after, REG_NOSUB))
+			return -EINVAL;
+		if (alt_comp(&c->anchor_src, &c->anchor, &c->has_anchor, REG_NOSUB))
+			return -EINVAL;
+		if (alt_comp(&c->ignore_src, &c->ignore, &c->has_ignore, REG_NOSUB))
+			return -EINVAL;
+		if (alt_comp(&c->line_src, &c->fline, &c->has_fline, 0))
+			return -EINVAL;
 		if (c->at_src[0]) {
 			if (c->parent < 0) {
 				fprintf(stderr, "%s: reports: %s names a header of no class\n",
@@ -379,16 +383,10 @@ static int rp_prepare(struct rp *r)
 			c->has_at = true;
 		}
 	}
-	if (r->skip_src.len) {
-		if (re_comp(&r->skip, r->skip_src.buf, REG_NOSUB))
-			return -EINVAL;
-		r->has_skip = true;
-	}
-	if (r->corrupt_src.len) {
-		if (re_comp(&r->corrupt, r->corrupt_src.buf, REG_NOSUB))
-			return -EINVAL;
-		r->has_corrupt = true;
-	}
+	if (alt_comp(&r->skip_src, &r->skip, &r->has_skip, REG_NOSUB))
+		return -EINVAL;
+	if (alt_comp(&r->corrupt_src, &r->corrupt, &r->has_corrupt, REG_NOSUB))
+		return -EINVAL;
 	r->strip = xrealloc(NULL, r->nstrip_src * sizeof(*r->strip));
 	for (k = 0; k < r->nstrip_src; k++) {
 		if (re_comp(&r->strip[k], r->strip_src[k], 0))
@@ -404,22 +402,17 @@ static void rp_free(struct rp *r)
 
 	kmsg_match_free(r->m);
 	for (k = 0; k < r->ncls; k++) {
+		struct cls *c = &r->cls[k];
+
 		free(r->cls[k].id);
 		free(r->cls[k].title);
 		free(r->cls[k].parent_id);
 		free(r->cls[k].at_src);
-		kmsg_strbuf_free(&r->cls[k].after_src);
-		kmsg_strbuf_free(&r->cls[k].anchor_src);
-		kmsg_strbuf_free(&r->cls[k].line_src);
-		kmsg_strbuf_free(&r->cls[k].ignore_src);
-		if (r->cls[k].has_ignore)
-			regfree(&r->cls[k].ignore);
-		if (r->cls[k].has_fline)
-			regfree(&r->cls[k].fline);
-		if (r->cls[k].has_after)
-			regfree(&r->cls[k].after);
-		if (r->cls[k].has_anchor)
-			regfree(&r->cls[k].anchor);
+		alt_free(&c->after_src, &c->after, c->has_after);
+		alt_free(&c->anchor_src, &c->anchor, c->has_anchor);
+		alt_free(&c->line_src, &c->fline, c->has_fline);
+		alt_free(&c->ignore_src, &c->ignore, c->has_ignore);
+		alt_free(&c->skip_src, &c->skip, c->has_skip);
 		for (j = 0; j < r->cls[k].nnames; j++) {
 			regfree(&r->cls[k].names[j].re);
 			free(r->cls[k].names[j].name);
@@ -431,16 +424,9 @@ static void rp_free(struct rp *r)
 		free(r->cls[k].cont);
 		if (r->cls[k].has_at)
 			regfree(&r->cls[k].at);
-		kmsg_strbuf_free(&r->cls[k].skip_src);
-		if (r->cls[k].has_skip)
-			regfree(&r->cls[k].skip);
 	}
-	kmsg_strbuf_free(&r->skip_src);
-	kmsg_strbuf_free(&r->corrupt_src);
-	if (r->has_corrupt)
-		regfree(&r->corrupt);
-	if (r->has_skip)
-		regfree(&r->skip);
+	alt_free(&r->skip_src, &r->skip, r->has_skip);
+	alt_free(&r->corrupt_src, &r->corrupt, r->has_corrupt);
 	for (k = 0; k < r->nstrip; k++)
 		regfree(&r->strip[k]);
 	for (k = 0; k < r->nstrip_src; k++)
@@ -839,21 +825,31 @@ static void task_line(struct report *rep, const char *s, size_t n)
 }
 
 /* The name of the class, its %s filled with the header's strings */
-static void class_title(struct rp *r, struct report *rep, const struct line *hl,
-			struct kmsg_strbuf *out)
+/*
+ * The arguments of @rep's header, as its format printed them; none (n 0)
+ * for a header cut short of its format. Freed by the caller.
+ */
+static struct kmsg_args *header_args(struct rp *r, const struct report *rep)
 {
-	const char *t = r->cls[rep->cls].title;
+	const struct line *hl = &rep->hline;
 	struct kmsg_args *args = calloc(1, sizeof(*args));
 	size_t len = hl->len - hl->off;
-	int next = 0;
 
-	if (len > LINE_MATCH_MAX)
-		len = LINE_MATCH_MAX;
 	if (!args)
 		oom_exit();
+	if (len > LINE_MATCH_MAX)
+		len = LINE_MATCH_MAX;
 	if (rep->pat < 0 || kmsg_match_args(r->m, rep->pat, hl->s + hl->off, len,
 					    rep->partial, args, NULL, NULL))
 		args->n = 0;
+	return args;
+}
+
+static void class_title(struct rp *r, struct report *rep,
+			const struct kmsg_args *args, struct kmsg_strbuf *out)
+{
+	const char *t = r->cls[rep->cls].title;
+	int next = 0;
 	for (; *t; t++) {
 		const struct kmsg_arg *a = NULL;
 		size_t n;
@@ -896,34 +892,23 @@ static void class_title(struct rp *r, struct report *rep, const struct line *hl,
 	/* a %s a cut header does not fill */
 	while (out->len && out->buf[out->len - 1] == ' ')
 		out->len--;
-	free(args);
 }
 
 /* The header's %pS: the function it names */
-static void header_frame(struct rp *r, struct report *rep, const struct line *hl)
+static void header_frame(struct report *rep, const struct kmsg_args *args)
 {
-	struct kmsg_args *args = calloc(1, sizeof(*args));
-	size_t len = hl->len - hl->off;
 	int i;
 
-	if (!args)
-		oom_exit();
-	if (len > LINE_MATCH_MAX)
-		len = LINE_MATCH_MAX;
-	if (rep->pat >= 0 &&
-	    !kmsg_match_args(r->m, rep->pat, hl->s + hl->off, len,
-			     rep->partial, args, NULL, NULL))
-		for (i = 0; i < args->n; i++) {
-			const struct kmsg_arg *a = &args->v[i];
+	for (i = 0; i < args->n; i++) {
+		const struct kmsg_arg *a = &args->v[i];
 
-			if (a->conv == 'p' && (a->ptr_ext == 'S' || a->ptr_ext == 's' ||
-					       a->ptr_ext == 'B') &&
-			    a->str && a->str_len && !is_digit(a->str[0])) {
-				put_name(rep->hdr_fn, a->str, a->str_len);
-				break;
-			}
+		if (a->conv == 'p' && (a->ptr_ext == 'S' || a->ptr_ext == 's' ||
+				       a->ptr_ext == 'B') &&
+		    a->str && a->str_len && !is_digit(a->str[0])) {
+			put_name(rep->hdr_fn, a->str, a->str_len);
+			break;
 		}
-	free(args);
+	}
 }
 
 static void put_field(struct kmsg_strbuf *o, const char *name, const char *v,
@@ -934,40 +919,27 @@ static void put_field(struct kmsg_strbuf *o, const char *name, const char *v,
  * a kernel BUG's, UBSAN's): a string argument that names a C or Rust
  * file and the number after it, as a "site" field of @o
  */
-static void header_site(struct rp *r, struct report *rep, const struct line *hl,
-			struct kmsg_strbuf *o)
+static void header_site(const struct kmsg_args *args, struct kmsg_strbuf *o)
 {
-	struct kmsg_args *args;
-	size_t len = hl->len - hl->off;
 	int i;
 
-	if (rep->pat < 0)
-		return;
-	args = calloc(1, sizeof(*args));
-	if (!args)
-		oom_exit();
-	if (len > LINE_MATCH_MAX)
-		len = LINE_MATCH_MAX;
-	if (!kmsg_match_args(r->m, rep->pat, hl->s + hl->off, len, rep->partial,
-			     args, NULL, NULL))
-		for (i = 0; i + 1 < args->n; i++) {
-			const struct kmsg_arg *a = &args->v[i], *b = &args->v[i + 1];
-			size_t n = a->str_len;
+	for (i = 0; i + 1 < args->n; i++) {
+		const struct kmsg_arg *a = &args->v[i], *b = &args->v[i + 1];
+		size_t n = a->str_len;
 
-			if (a->type != KMSG_ARG_STRING || !a->str || n < 3 ||
-			    (b->type != KMSG_ARG_SIGNED && b->type != KMSG_ARG_UNSIGNED))
-				continue;
-			if (memcmp(a->str + n - 2, ".c", 2) && memcmp(a->str + n - 2, ".h", 2) &&
-			    (n < 4 || memcmp(a->str + n - 3, ".rs", 3)))
-				continue;
-			kmsg_strbuf_puts(o, ",\"site\":");
-			kmsg_json_str(o, a->str, n);
-			o->len--;	/* the closing quote: the line goes in */
-			kmsg_strbuf_printf(o, ":%lld\"", b->type == KMSG_ARG_SIGNED ?
-					   b->s : (long long)b->u);
-			break;
-		}
-	free(args);
+		if (a->type != KMSG_ARG_STRING || !a->str || n < 3 ||
+		    (b->type != KMSG_ARG_SIGNED && b->type != KMSG_ARG_UNSIGNED))
+			continue;
+		if (memcmp(a->str + n - 2, ".c", 2) && memcmp(a->str + n - 2, ".h", 2) &&
+		    (n < 4 || memcmp(a->str + n - 3, ".rs", 3)))
+			continue;
+		kmsg_strbuf_puts(o, ",\"site\":");
+		kmsg_json_str(o, a->str, n);
+		o->len--;	/* the closing quote: the line goes in */
+		kmsg_strbuf_printf(o, ":%lld\"", b->type == KMSG_ARG_SIGNED ?
+				   b->s : (long long)b->u);
+		break;
+	}
 }
 
 static void put_field(struct kmsg_strbuf *o, const char *name, const char *v,
@@ -977,14 +949,15 @@ static void put_field(struct kmsg_strbuf *o, const char *name, const char *v,
 	kmsg_json_str(o, v, n);
 }
 
-static void emit(struct rp *r, const char *path, struct report *rep)
+static void emit(struct rp *r, const char *path, struct report *rep,
+		 const struct kmsg_args *args)
 {
 	struct kmsg_strbuf title = { 0 }, o = { 0 };
 	const struct line *hl = &rep->hline;
 	const char *reason = NULL;
 	size_t hlen = hl->len - hl->off;
 
-	class_title(r, rep, hl, &title);
+	class_title(r, rep, args, &title);
 	if (rep->access[0] && strstr(r->cls[rep->cls].title, "KASAN") &&
 	    !strstr(r->cls[rep->cls].title, "%f"))
 		kmsg_strbuf_printf(&title, " %s", rep->access);
@@ -1041,7 +1014,7 @@ static void emit(struct rp *r, const char *path, struct report *rep)
 		    r->pat_id[rep->pat][0])
 			put_field(&o, "header_id", r->pat_id[rep->pat],
 				  strlen(r->pat_id[rep->pat]));
-		header_site(r, rep, hl, &o);
+		header_site(args, &o);
 		if (rep->have_cpu) {
 			if (rep->cpu >= 0)
 				kmsg_strbuf_printf(&o, ",\"cpu\":%ld", rep->cpu);
@@ -1421,10 +1394,12 @@ static void finish_report(struct rp *r, const char *path, struct report *rep)
 {
 	const struct cls *c = &r->cls[rep->cls];
 	const char *name = NULL;
+	struct kmsg_args *args;
 	size_t k;
 	int own;
 
-	header_frame(r, rep, &rep->hline);
+	args = header_args(r, rep);
+	header_frame(rep, args);
 	if (rep->hdr_fn[0] && !c->stack_frame && !class_skips(r, rep->cls, rep->hdr_fn))
 		snprintf(rep->fn, sizeof(rep->fn), "%s", rep->hdr_fn);
 	for (own = 1; own >= 0 && !rep->fn[0] && !name; own--) {
@@ -1460,7 +1435,8 @@ static void finish_report(struct rp *r, const char *path, struct report *rep)
 			snprintf(rep->fn, sizeof(rep->fn), "%s", f->fn);
 		}
 	strip_name(r, rep->fn);
-	emit(r, path, rep);
+	emit(r, path, rep, args);
+	free(args);
 	rep->done = true;
 	free(rep->fr);
 	rep->fr = NULL;
